@@ -1,0 +1,348 @@
+package notesmcp.jsonrpc;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import notesmcp.jsonrpc.Message.Failure;
+import notesmcp.jsonrpc.Message.Notification;
+import notesmcp.jsonrpc.Message.Request;
+import notesmcp.jsonrpc.Message.Success;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.ObjectWriteContext;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.POJONode;
+import tools.jackson.databind.util.RawValue;
+
+/**
+ * Turns one line of bytes into a {@link Message} and a message into one line, for
+ * newline-delimited JSON-RPC 2.0.
+ *
+ * <p>Decoding is one streaming pass with the bounds of CONTRACT §5 (nesting 64, a string 1 MiB, a
+ * number 100 digits). Duplicate keys are refused (the first failure of a request object is an
+ * {@code -32600}); no tree ever merges them. The params members named at construction are not
+ * decoded at all: their exact text is kept, so a tool's arguments reach the tool as sent. Encoding
+ * writes one compact line; Jackson escapes every control character, and {@link #encode} checks
+ * that no line break survived. Thread-safe and stateless.
+ */
+public final class Codec {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final JsonFactory JSON =
+      JsonFactory.builder()
+          .streamReadConstraints(
+              StreamReadConstraints.builder()
+                  .maxNestingDepth(64)
+                  .maxStringLength(1024 * 1024)
+                  .maxNumberLength(100)
+                  .maxNameLength(1024 * 1024)
+                  .build())
+          .build();
+
+  private final Set<String> rawParams;
+
+  /** @param rawParams params members whose text is kept exactly as received when an object */
+  public Codec(Set<String> rawParams) {
+    this.rawParams = Set.copyOf(rawParams);
+  }
+
+  /** A line that is not an acceptable message, and the error response it deserves. */
+  public static final class Malformed extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    private final transient Failure failure;
+
+    Malformed(Id id, int code, String message) {
+      super(message, null, false, false);
+      this.failure = new Failure(id, new ErrorObject(code, message));
+    }
+
+    /** The response to send; its id is null when none could be read. */
+    public Message.Failure failure() {
+      return failure;
+    }
+  }
+
+  private static final class Fields {
+    JsonNode jsonrpc;
+    JsonNode id;
+    JsonNode method;
+    JsonNode params;
+    JsonNode result;
+    JsonNode error;
+    String duplicate;
+  }
+
+  /** Decodes {@code length} bytes of {@code line} (no line break) into one message. */
+  public Message decode(byte[] line, int length) throws Malformed {
+    Fields fields = new Fields();
+    try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), line, 0, length)) {
+      JsonToken first = parser.nextToken();
+      if (first == null) {
+        throw new Malformed(null, ErrorCodes.PARSE_ERROR, "Parse error: empty message");
+      }
+      if (first != JsonToken.START_OBJECT) {
+        parser.skipChildren();
+        requireEnd(parser);
+        throw new Malformed(null, ErrorCodes.INVALID_REQUEST, first == JsonToken.START_ARRAY
+            ? "Invalid Request: batches are not supported; send one message per line"
+            : "Invalid Request: a message must be a JSON object");
+      }
+      readEnvelope(parser, line, fields);
+      requireEnd(parser);
+    } catch (JacksonException e) {
+      throw new Malformed(null, ErrorCodes.PARSE_ERROR, "Parse error: " + e.getOriginalMessage());
+    }
+    return classify(fields);
+  }
+
+  private static void requireEnd(JsonParser parser) throws Malformed {
+    if (parser.nextToken() != null) {
+      throw new Malformed(null, ErrorCodes.PARSE_ERROR,
+          "Parse error: more than one JSON value on the line");
+    }
+  }
+
+  private void readEnvelope(JsonParser parser, byte[] line, Fields fields) {
+    Set<String> seen = new HashSet<>();
+    String name;
+    while ((name = parser.nextName()) != null) {
+      if (!seen.add(name) && fields.duplicate == null) {
+        fields.duplicate = name;
+      }
+      JsonToken token = parser.nextToken();
+      switch (name) {
+        case "jsonrpc":
+          fields.jsonrpc = tree(parser, fields);
+          break;
+        case "id":
+          fields.id = tree(parser, fields);
+          break;
+        case "method":
+          fields.method = tree(parser, fields);
+          break;
+        case "params":
+          fields.params = token == JsonToken.START_OBJECT
+              ? params(parser, line, fields) : tree(parser, fields);
+          break;
+        case "result":
+          fields.result = tree(parser, fields);
+          break;
+        case "error":
+          fields.error = tree(parser, fields);
+          break;
+        default:
+          parser.skipChildren();
+      }
+    }
+  }
+
+  private ObjectNode params(JsonParser parser, byte[] line, Fields fields) {
+    ObjectNode params = NODES.objectNode();
+    String name;
+    while ((name = parser.nextName()) != null) {
+      JsonToken token = parser.nextToken();
+      if (params.has(name) && fields.duplicate == null) {
+        fields.duplicate = name;
+      }
+      if (token == JsonToken.START_OBJECT && rawParams.contains(name)) {
+        int start = (int) parser.currentTokenLocation().getByteOffset();
+        parser.skipChildren();
+        int end = (int) parser.currentLocation().getByteOffset();
+        String text = new String(line, start, end - start, StandardCharsets.UTF_8);
+        params.putRawValue(name, new RawValue(text));
+      } else {
+        params.set(name, tree(parser, fields));
+      }
+    }
+    return params;
+  }
+
+  /** Reads the value at the current token into a tree, noting the first duplicate key. */
+  private static JsonNode tree(JsonParser parser, Fields fields) {
+    switch (parser.currentToken()) {
+      case START_OBJECT:
+        ObjectNode object = NODES.objectNode();
+        String name;
+        while ((name = parser.nextName()) != null) {
+          parser.nextToken();
+          if (object.replace(name, tree(parser, fields)) != null && fields.duplicate == null) {
+            fields.duplicate = name;
+          }
+        }
+        return object;
+      case START_ARRAY:
+        ArrayNode array = NODES.arrayNode();
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+          array.add(tree(parser, fields));
+        }
+        return array;
+      case VALUE_STRING:
+        return NODES.stringNode(parser.getString());
+      case VALUE_NUMBER_INT:
+        return parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+            ? NODES.numberNode(parser.getBigIntegerValue())
+            : NODES.numberNode(parser.getLongValue());
+      case VALUE_NUMBER_FLOAT:
+        return NODES.numberNode(parser.getDecimalValue());
+      case VALUE_TRUE:
+        return NODES.booleanNode(true);
+      case VALUE_FALSE:
+        return NODES.booleanNode(false);
+      case VALUE_NULL:
+        return NODES.nullNode();
+      default:
+        throw new IllegalStateException("unexpected token " + parser.currentToken());
+    }
+  }
+
+  private static Message classify(Fields f) throws Malformed {
+    Id id = Id.isValid(f.id) ? new Id(f.id) : null;
+    if (f.duplicate != null) {
+      throw new Malformed(id, ErrorCodes.INVALID_REQUEST,
+          "Invalid Request: duplicate key \"" + f.duplicate + "\"");
+    }
+    if (f.jsonrpc == null || !f.jsonrpc.isString() || !"2.0".equals(f.jsonrpc.stringValue())) {
+      throw new Malformed(id, ErrorCodes.INVALID_REQUEST,
+          "Invalid Request: \"jsonrpc\" must be \"2.0\"");
+    }
+    if (f.method != null) {
+      if (!f.method.isString()) {
+        throw new Malformed(id, ErrorCodes.INVALID_REQUEST,
+            "Invalid Request: \"method\" must be a string");
+      }
+      if (f.result != null || f.error != null) {
+        throw new Malformed(id, ErrorCodes.INVALID_REQUEST,
+            "Invalid Request: a request has no \"result\" or \"error\"");
+      }
+      if (f.id == null) {
+        return new Notification(f.method.stringValue(), f.params);
+      }
+      if (id == null) {
+        throw new Malformed(null, ErrorCodes.INVALID_REQUEST,
+            "Invalid Request: \"id\" must be a string or an integer");
+      }
+      return new Request(id, f.method.stringValue(), f.params);
+    }
+    if (f.result != null && f.error == null && id != null) {
+      return new Success(id, f.result);
+    }
+    if (f.error != null && f.result == null) {
+      return new Failure(id, errorObject(f.error, id));
+    }
+    throw new Malformed(id, ErrorCodes.INVALID_REQUEST,
+        "Invalid Request: neither a request, a notification nor a response");
+  }
+
+  private static ErrorObject errorObject(JsonNode error, Id id) throws Malformed {
+    JsonNode code = error.get("code");
+    JsonNode message = error.get("message");
+    if (code == null || !code.canConvertToInt() || !code.isIntegralNumber() || message == null
+        || !message.isString()) {
+      throw new Malformed(id, ErrorCodes.INVALID_REQUEST,
+          "Invalid Request: an error needs an integer \"code\" and a string \"message\"");
+    }
+    return new ErrorObject(code.intValue(), message.stringValue(), error.get("data"));
+  }
+
+  /** Encodes one message as a compact line, without the line break. */
+  public byte[] encode(Message message) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+    try (JsonGenerator g = JSON.createGenerator(ObjectWriteContext.empty(), out)) {
+      g.writeStartObject();
+      g.writeStringProperty("jsonrpc", "2.0");
+      if (message instanceof Request) {
+        Request request = (Request) message;
+        writeId(g, request.id());
+        g.writeStringProperty("method", request.method());
+        writeMember(g, "params", request.params());
+      } else if (message instanceof Notification) {
+        Notification notification = (Notification) message;
+        g.writeStringProperty("method", notification.method());
+        writeMember(g, "params", notification.params());
+      } else if (message instanceof Success) {
+        Success success = (Success) message;
+        writeId(g, success.id());
+        writeMember(g, "result", success.result());
+      } else if (message instanceof Failure) {
+        Failure failure = (Failure) message;
+        writeId(g, failure.id());
+        g.writeName("error");
+        g.writeStartObject();
+        g.writeNumberProperty("code", failure.error().code());
+        g.writeStringProperty("message", failure.error().message());
+        writeMember(g, "data", failure.error().data());
+        g.writeEndObject();
+      } else {
+        throw new AssertionError(message);
+      }
+      g.writeEndObject();
+    }
+    byte[] bytes = out.toByteArray();
+    for (byte b : bytes) {
+      if (b == '\n' || b == '\r') {
+        throw new IllegalStateException("an encoded message must not contain a line break");
+      }
+    }
+    return bytes;
+  }
+
+  /** Writes {@code node} compactly; raw values are written as their text. */
+  public static void write(JsonGenerator g, JsonNode node) {
+    if (node.isObject()) {
+      g.writeStartObject();
+      for (Map.Entry<String, JsonNode> member : node.properties()) {
+        g.writeName(member.getKey());
+        write(g, member.getValue());
+      }
+      g.writeEndObject();
+    } else if (node.isArray()) {
+      g.writeStartArray();
+      for (JsonNode element : node) {
+        write(g, element);
+      }
+      g.writeEndArray();
+    } else if (node.isString()) {
+      g.writeString(node.stringValue());
+    } else if (node.isIntegralNumber()) {
+      if (node.canConvertToLong()) {
+        g.writeNumber(node.longValue());
+      } else {
+        g.writeNumber(node.bigIntegerValue());
+      }
+    } else if (node.isNumber()) {
+      g.writeNumber(node.decimalValue());
+    } else if (node.isBoolean()) {
+      g.writeBoolean(node.booleanValue());
+    } else if (node.isNull()) {
+      g.writeNull();
+    } else if (node.isPojo() && ((POJONode) node).getPojo() instanceof RawValue) {
+      g.writeRawValue(String.valueOf(((RawValue) ((POJONode) node).getPojo()).rawValue()));
+    } else {
+      throw new IllegalArgumentException("cannot write a " + node.getNodeType() + " node");
+    }
+  }
+
+  private static void writeId(JsonGenerator g, Id id) {
+    if (id != null) {
+      g.writeName("id");
+      write(g, id.value());
+    }
+  }
+
+  private static void writeMember(JsonGenerator g, String name, JsonNode value) {
+    if (value != null) {
+      g.writeName(name);
+      write(g, value);
+    }
+  }
+}

@@ -1,0 +1,34 @@
+package notesmcp.jsonrpc;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+
+/**
+ * A request id exactly as received: a JSON string or integer, echoed back unchanged. MCP forbids
+ * {@code null} ids (spec 2026-07-28, basic: "Unlike base JSON-RPC, the ID MUST NOT be null").
+ */
+public record Id(JsonNode value) {
+  public Id {
+    if (value == null || !(value.isString() || value.isIntegralNumber())) {
+      throw new IllegalArgumentException("a request id is a string or an integer, not " + value);
+    }
+  }
+
+  public static Id of(long value) {
+    return new Id(JsonNodeFactory.instance.numberNode(value));
+  }
+
+  public static Id of(String value) {
+    return new Id(JsonNodeFactory.instance.stringNode(value));
+  }
+
+  /** Whether {@code node} may serve as an id. */
+  public static boolean isValid(JsonNode node) {
+    return node != null && (node.isString() || node.isIntegralNumber());
+  }
+
+  @Override
+  public String toString() {
+    return value.isString() ? '"' + value.stringValue() + '"' : value.asString();
+  }
+}

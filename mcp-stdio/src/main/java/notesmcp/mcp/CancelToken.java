@@ -1,0 +1,33 @@
+package notesmcp.mcp;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Cancellation of one in-flight request, set by the reader thread when {@code
+ * notifications/cancelled} names the request, read by the worker. Not an interrupt: an interrupt
+ * would close a {@code FileChannel} in the middle of a read.
+ */
+public final class CancelToken {
+  private final CountDownLatch cancelled = new CountDownLatch(1);
+  private volatile String reason;
+
+  public void cancel(String why) {
+    reason = why;
+    cancelled.countDown();
+  }
+
+  public boolean isCancelled() {
+    return cancelled.getCount() == 0;
+  }
+
+  public String reason() {
+    return reason;
+  }
+
+  /** Waits until cancelled or until {@code timeout} passes; true if cancelled. */
+  public boolean await(Duration timeout) throws InterruptedException {
+    return cancelled.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+  }
+}

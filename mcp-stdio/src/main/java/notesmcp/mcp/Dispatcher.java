@@ -1,0 +1,197 @@
+package notesmcp.mcp;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import notesmcp.jsonrpc.Message.Request;
+import notesmcp.jsonrpc.RpcException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Answers one request of either era. The era is decided once per request, before the method runs
+ * (spec 2026-07-28, versioning, "Backward Compatibility": "A request carrying modern per-request
+ * _meta is served statelessly according to this revision. An initialize request selects legacy
+ * semantics, scoped to the stdio process").
+ *
+ * <p>Checks run in CONTRACT §4's order: the method ({@code -32601}), the {@code _meta} fields
+ * ({@code -32602}), the version ({@code -32022}), then the method's own params. Called by several
+ * worker threads at once; its only state is the negotiated legacy version.
+ */
+final class Dispatcher {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final Set<String> MODERN_METHODS =
+      Set.of(Methods.DISCOVER, Methods.TOOLS_LIST, Methods.TOOLS_CALL);
+  private static final Set<String> LEGACY_METHODS =
+      Set.of(Methods.INITIALIZE, Methods.PING, Methods.TOOLS_LIST, Methods.TOOLS_CALL);
+  /** How long a client may cache discovery and the tool list: the policy is fixed per process. */
+  private static final long TTL_MS = 300_000;
+
+  private final Tools tools;
+  private final Server.Options options;
+  private final PrintStream log;
+  private volatile String legacyVersion;
+
+  Dispatcher(Tools tools, Server.Options options, PrintStream log) {
+    this.tools = tools;
+    this.options = options;
+    this.log = log;
+  }
+
+  /** The era and version a request is served under, decided before its method runs. */
+  private record Context(boolean modern, String version) {}
+
+  JsonNode handle(Request request, CancelToken token) throws RpcException {
+    Context context = context(request);
+    JsonNode params = request.params();
+    switch (request.method()) {
+      case Methods.DISCOVER:
+        return complete(discover());
+      case Methods.TOOLS_LIST:
+        return finish(context, listTools(params, context));
+      case Methods.TOOLS_CALL:
+        return finish(context, callTool(request, token));
+      case Methods.INITIALIZE:
+        return initialize(params);
+      case Methods.PING:
+        return NODES.objectNode();
+      default:
+        throw new AssertionError(request.method());
+    }
+  }
+
+  private Context context(Request request) throws RpcException {
+    String method = request.method();
+    JsonNode params = request.params();
+    if (RequestMeta.isModern(params) || method.equals(Methods.DISCOVER)) {
+      if (!MODERN_METHODS.contains(method)) {
+        throw ProtocolErrors.methodNotFound(method, LEGACY_METHODS.contains(method)
+            ? " (not part of revision " + Versions.MODERN + ")" : "");
+      }
+      RequestMeta meta = RequestMeta.read(params);
+      if (!Versions.SUPPORTED.contains(meta.protocolVersion())) {
+        throw ProtocolErrors.unsupportedVersion(meta.protocolVersion());
+      }
+      return new Context(true, meta.protocolVersion());
+    }
+    if (!LEGACY_METHODS.contains(method)) {
+      throw ProtocolErrors.methodNotFound(method, "");
+    }
+    if (params != null && !params.isObject()) {
+      throw ProtocolErrors.invalidParams("Invalid params: params must be an object");
+    }
+    String version = legacyVersion;
+    if (version == null && !method.equals(Methods.INITIALIZE) && !method.equals(Methods.PING)) {
+      // Neither era applies: a 2026-07-28 request without its _meta, or a 2025 one before
+      // initialize ("The initialization phase MUST be the first interaction").
+      throw ProtocolErrors.invalidParams("Invalid params: _meta[\"" + Methods.META_PROTOCOL_VERSION
+          + "\"] is required (2026-07-28 requests carry it on every request; 2025 clients send"
+          + " initialize first)");
+    }
+    return new Context(false, version);
+  }
+
+  private ObjectNode discover() {
+    ObjectNode result = NODES.objectNode();
+    ArrayNode versions = result.putArray("supportedVersions");
+    Versions.SUPPORTED.forEach(versions::add);
+    result.putObject("capabilities").putObject("tools");
+    if (options.instructions() != null) {
+      result.put("instructions", options.instructions());
+    }
+    result.put("ttlMs", TTL_MS);
+    result.put("cacheScope", "public");
+    return result;
+  }
+
+  private ObjectNode listTools(JsonNode params, Context context) throws RpcException {
+    JsonNode cursor = params == null ? null : params.get("cursor");
+    if (cursor != null) {
+      throw ProtocolErrors.invalidParams("Invalid params: unknown cursor; this server lists every"
+          + " tool on one page");
+    }
+    ObjectNode result = NODES.objectNode();
+    ArrayNode list = result.putArray("tools");
+    for (Tool tool : tools.list()) {
+      list.add(tool.toJson());
+    }
+    if (context.modern()) {
+      result.put("ttlMs", TTL_MS);
+      // The schemas carry this user's configured note names: not for shared caches.
+      result.put("cacheScope", "private");
+    }
+    return result;
+  }
+
+  private ObjectNode callTool(Request request, CancelToken token) throws RpcException {
+    JsonNode params = request.params();
+    JsonNode name = params == null ? null : params.get("name");
+    if (name == null || !name.isString()) {
+      throw ProtocolErrors.invalidParams("Invalid params: tools/call needs a string \"name\"");
+    }
+    Optional<String> arguments = request.rawParam("arguments");
+    if (arguments.isEmpty() && params.has("arguments")) {
+      throw ProtocolErrors.invalidParams("Invalid params: \"arguments\" must be a JSON object,"
+          + " not " + params.get("arguments").getNodeType().toString().toLowerCase(
+              java.util.Locale.ROOT));
+    }
+    String tool = name.stringValue();
+    if (tools.list().stream().noneMatch(t -> t.name().equals(tool))) {
+      throw ProtocolErrors.invalidParams("Unknown tool: " + tool);
+    }
+    holdForTests(request, token);
+    return tools.call(tool, arguments.orElse(null), token).toJson();
+  }
+
+  /** Test hook: holds a call before it reaches the tools until it is cancelled or time passes. */
+  private void holdForTests(Request request, CancelToken token) {
+    Duration hold = options.holdBeforeCall();
+    if (hold.isZero()) {
+      return;
+    }
+    log.println("notes-mcp: holding request " + request.id() + " for " + hold.toMillis()
+        + " ms (test hook)");
+    try {
+      token.await(hold);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private JsonNode initialize(JsonNode params) throws RpcException {
+    JsonNode requested = params == null ? null : params.get("protocolVersion");
+    if (requested == null || !requested.isString()) {
+      throw ProtocolErrors.invalidParams("Invalid params: initialize needs a string"
+          + " \"protocolVersion\"");
+    }
+    // 2025-11-25 lifecycle: answer the same version if supported, else the latest we support.
+    String version = Versions.LEGACY.contains(requested.stringValue())
+        ? requested.stringValue() : Versions.LEGACY.get(0);
+    legacyVersion = version;
+    JsonNode client = params.get("clientInfo");
+    log.println("notes-mcp: legacy client " + (client == null ? "(unnamed)" : client)
+        + " initialized; serving revision " + version);
+    ObjectNode result = NODES.objectNode();
+    result.put("protocolVersion", version);
+    result.putObject("capabilities").putObject("tools").put("listChanged", false);
+    result.set("serverInfo", options.info().toJson());
+    if (options.instructions() != null) {
+      result.put("instructions", options.instructions());
+    }
+    return result;
+  }
+
+  private JsonNode finish(Context context, ObjectNode result) {
+    return context.modern() ? complete(result) : result;
+  }
+
+  /** Adds what every 2026-07-28 result carries: resultType, and the server's identity. */
+  private ObjectNode complete(ObjectNode result) {
+    result.put("resultType", "complete");
+    result.putObject("_meta").set(Methods.META_SERVER_INFO, options.info().toJson());
+    return result;
+  }
+}

@@ -1,0 +1,21 @@
+package notesmcp.app;
+
+/** The program's exit codes (CONTRACT §2). */
+enum ExitCode {
+  /** The server ran until its input closed, or the client's call succeeded. */
+  OK(0),
+  /** The tool answered with {@code isError: true}: a refusal, not a failure of the program. */
+  TOOL_ERROR(1),
+  /** Bad flags, {@code -args} not a JSON object, or a bad policy file or root: fix the command. */
+  USAGE(2),
+  /** The server answered with a JSON-RPC error, or speaks no version this client does. */
+  PROTOCOL_ERROR(3),
+  /** The server could not be started, crashed, or did not answer within the deadline. */
+  SERVER_FAILURE(4);
+
+  final int code;
+
+  ExitCode(int code) {
+    this.code = code;
+  }
+}

@@ -1,0 +1,187 @@
+package notesmcp.app;
+
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.ObjectWriteContext;
+import tools.jackson.core.json.JsonFactory;
+
+/**
+ * The parsed command line (CONTRACT §2). Every flag takes one or two dashes, and a value either as
+ * the next word or after {@code =}: {@code -root W}, {@code --root W}, {@code --root=W}.
+ */
+record Options(
+    Mode mode,
+    Path root,
+    String tool,
+    String arguments,
+    Duration timeout,
+    Path policyFile,
+    String serverCommand,
+    Integer maxCalls,
+    Path proposals) {
+
+  enum Mode {
+    HELP,
+    VERSION,
+    SERVE,
+    LIST,
+    CALL
+  }
+
+  static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+  /** A command line that cannot be run; the message says what to change. */
+  static final class UsageException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    UsageException(String message) {
+      super(message);
+    }
+  }
+
+  static Options parse(List<String> args) throws UsageException {
+    boolean serve = false;
+    boolean help = false;
+    boolean version = false;
+    Path root = null;
+    String tool = null;
+    String arguments = null;
+    Duration timeout = null;
+    Path policy = null;
+    String serverCommand = null;
+    Integer maxCalls = null;
+    Path proposals = null;
+    for (int i = 0; i < args.size(); i++) {
+      String word = args.get(i);
+      if (!word.startsWith("-") || word.equals("-") || word.equals("--")) {
+        throw new UsageException("unexpected argument \"" + word + "\"");
+      }
+      String flag = word.startsWith("--") ? word.substring(2) : word.substring(1);
+      String inline = null;
+      int equals = flag.indexOf('=');
+      if (equals >= 0) {
+        inline = flag.substring(equals + 1);
+        flag = flag.substring(0, equals);
+      }
+      switch (flag) {
+        case "help", "h" -> help = true;
+        case "version" -> version = true;
+        case "serve" -> serve = true;
+        case "root" -> root = Path.of(value(args, i++, word, inline));
+        case "tool" -> tool = value(args, i++, word, inline);
+        case "args" -> arguments = compactObject(value(args, i++, word, inline));
+        case "timeout" -> timeout = duration(value(args, i++, word, inline));
+        case "policy" -> policy = Path.of(value(args, i++, word, inline));
+        case "server-command" -> serverCommand = value(args, i++, word, inline);
+        case "max-calls" -> maxCalls = count(value(args, i++, word, inline));
+        case "proposals" -> proposals = Path.of(value(args, i++, word, inline));
+        default -> throw new UsageException("unknown flag " + word);
+      }
+      if (inline != null) {
+        i--; // the value was part of this word, not the next one
+      }
+    }
+    if (help) {
+      return new Options(Mode.HELP, null, null, null, null, null, null, null, null);
+    }
+    if (version) {
+      return new Options(Mode.VERSION, null, null, null, null, null, null, null, null);
+    }
+    if (serve) {
+      if (root == null) {
+        throw new UsageException("-serve needs -root PATH, the workspace folder");
+      }
+      if (tool != null || arguments != null || timeout != null || serverCommand != null) {
+        throw new UsageException("-tool, -args, -timeout and -server-command are client flags;"
+            + " they do not go with -serve");
+      }
+      return new Options(Mode.SERVE, root, null, null, null, policy, null, maxCalls, proposals);
+    }
+    if (root == null && serverCommand == null) {
+      throw new UsageException("give -root PATH (the workspace to serve), or -serve -root PATH"
+          + " to run the server");
+    }
+    if (arguments != null && tool == null) {
+      throw new UsageException("-args needs -tool NAME");
+    }
+    return new Options(tool == null ? Mode.LIST : Mode.CALL, root, tool, arguments,
+        timeout == null ? DEFAULT_TIMEOUT : timeout, policy, serverCommand, maxCalls, proposals);
+  }
+
+  private static String value(List<String> args, int index, String flag, String inline)
+      throws UsageException {
+    if (inline != null) {
+      return inline;
+    }
+    if (index + 1 >= args.size()) {
+      throw new UsageException(flag + " needs a value");
+    }
+    return args.get(index + 1);
+  }
+
+  private static int count(String text) throws UsageException {
+    try {
+      int value = Integer.parseInt(text);
+      if (value >= 0) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new UsageException("-max-calls takes a whole number >= 0, not \"" + text + "\"");
+  }
+
+  /** Accepts {@code 10}, {@code 10s}, {@code 500ms} or {@code 2m}; a bare number is seconds. */
+  static Duration duration(String text) throws UsageException {
+    String lower = text.trim().toLowerCase(Locale.ROOT);
+    try {
+      Duration value;
+      if (lower.endsWith("ms")) {
+        value = Duration.ofMillis(Long.parseLong(lower.substring(0, lower.length() - 2)));
+      } else if (lower.endsWith("s")) {
+        value = Duration.ofSeconds(Long.parseLong(lower.substring(0, lower.length() - 1)));
+      } else if (lower.endsWith("m")) {
+        value = Duration.ofMinutes(Long.parseLong(lower.substring(0, lower.length() - 1)));
+      } else {
+        value = Duration.ofSeconds(Long.parseLong(lower));
+      }
+      if (!value.isNegative() && !value.isZero()) {
+        return value;
+      }
+    } catch (NumberFormatException | ArithmeticException e) {
+      // reported below
+    }
+    throw new UsageException("-timeout takes a positive duration such as 10, 10s or 500ms, not \""
+        + text + "\"");
+  }
+
+  /**
+   * Checks that {@code json} is one JSON object and returns it on one line, token for token, so
+   * duplicate keys reach the server as written (the server, not this client, must refuse them).
+   */
+  static String compactObject(String json) throws UsageException {
+    JsonFactory factory = new JsonFactory();
+    StringWriter out = new StringWriter(json.length());
+    try (JsonParser parser = factory.createParser(ObjectReadContext.empty(), json);
+        JsonGenerator generator = factory.createGenerator(ObjectWriteContext.empty(), out)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        throw new UsageException("-args must be a JSON object, such as '{\"path\":\"notes.txt\"}'");
+      }
+      generator.copyCurrentStructure(parser);
+      if (parser.nextToken() != null) {
+        throw new UsageException("-args must hold exactly one JSON object");
+      }
+    } catch (JacksonException e) {
+      throw new UsageException("-args is not valid JSON: " + e.getOriginalMessage());
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,140 @@
+package notesmcp.policy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.json.JsonFactory;
+
+/**
+ * A tool call's arguments, decoded strictly from the raw JSON text a client sent.
+ *
+ * <p>The decoder sees the text itself, so a duplicate key is caught before any tree could merge
+ * it (CONTRACT §3: "duplicate keys (in the raw JSON, before any decoding merges them)"). Only the
+ * top-level members matter: every argument of every tool is a string, so any nested value is
+ * refused by its type, whatever it holds. Immutable once decoded.
+ */
+final class Arguments {
+  private static final JsonFactory JSON =
+      JsonFactory.builder()
+          .streamReadConstraints(
+              StreamReadConstraints.builder()
+                  .maxNestingDepth(64)
+                  .maxNumberLength(100)
+                  .maxStringLength(Policy.MAX_ARGUMENT_BYTES)
+                  .build())
+          .build();
+
+  private final Map<String, Value> members;
+
+  private Arguments(Map<String, Value> members) {
+    this.members = members;
+  }
+
+  /** One top-level member: its JSON type, and its text when it is a string. */
+  record Value(String type, String text) {}
+
+  /** Thrown with the refusal text when the raw arguments are not acceptable. */
+  static final class Rejected extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Rejected(String reason) {
+      super(reason, null, false, false);
+    }
+  }
+
+  /**
+   * Decodes {@code raw}, the arguments object exactly as received; {@code null} means the client
+   * omitted {@code arguments}, which the contract treats as {@code {}}.
+   */
+  static Arguments decode(String raw) throws Rejected {
+    if (raw == null) {
+      return new Arguments(Map.of());
+    }
+    int bytes = raw.getBytes(StandardCharsets.UTF_8).length;
+    if (bytes > Policy.MAX_ARGUMENT_BYTES) {
+      throw new Rejected(
+          "arguments are " + bytes + " bytes; the limit is " + Policy.MAX_ARGUMENT_BYTES
+              + " bytes");
+    }
+    try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), raw)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        throw new Rejected("arguments must be a JSON object");
+      }
+      Map<String, Value> members = new LinkedHashMap<>();
+      Set<String> seen = new HashSet<>();
+      String name;
+      while ((name = parser.nextName()) != null) {
+        if (!seen.add(name)) {
+          throw new Rejected("duplicate argument " + Quote.of(name) + ": each key may appear once");
+        }
+        JsonToken token = parser.nextToken();
+        members.put(name, new Value(typeOf(token), token == JsonToken.VALUE_STRING
+            ? parser.getString() : null));
+        parser.skipChildren();
+      }
+      if (parser.nextToken() != null) {
+        throw new Rejected("arguments must be a single JSON object");
+      }
+      return new Arguments(members);
+    } catch (JacksonException e) {
+      throw new Rejected("arguments are not valid JSON: " + e.getOriginalMessage());
+    }
+  }
+
+  private static String typeOf(JsonToken token) {
+    switch (token) {
+      case VALUE_STRING:
+        return "string";
+      case VALUE_NUMBER_INT:
+      case VALUE_NUMBER_FLOAT:
+        return "number";
+      case VALUE_TRUE:
+      case VALUE_FALSE:
+        return "boolean";
+      case VALUE_NULL:
+        return "null";
+      case START_OBJECT:
+        return "object";
+      case START_ARRAY:
+        return "array";
+      default:
+        throw new IllegalStateException("unexpected token " + token);
+    }
+  }
+
+  /** Refuses the first member whose name is not among {@code allowed}. */
+  Arguments allowOnly(String tool, Set<String> allowed) throws Rejected {
+    for (String name : members.keySet()) {
+      if (!allowed.contains(name)) {
+        String accepted = allowed.isEmpty()
+            ? tool + " takes no arguments"
+            : tool + " accepts only " + String.join(", ", quoted(allowed));
+        throw new Rejected("unknown argument " + Quote.of(name) + ": " + accepted);
+      }
+    }
+    return this;
+  }
+
+  private static Iterable<String> quoted(Set<String> names) {
+    return names.stream().sorted().map(Quote::of)::iterator;
+  }
+
+  /** The required string member {@code name}. */
+  String string(String name) throws Rejected {
+    Value value = members.get(name);
+    if (value == null) {
+      throw new Rejected("missing required argument " + Quote.of(name));
+    }
+    if (value.text() == null) {
+      throw new Rejected("argument " + Quote.of(name) + " must be a string, not " + value.type());
+    }
+    return value.text();
+  }
+}

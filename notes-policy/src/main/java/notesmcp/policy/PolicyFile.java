@@ -1,0 +1,133 @@
+package notesmcp.policy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.json.JsonFactory;
+
+/**
+ * Reads a policy file ({@code -policy FILE}): a JSON object whose optional members override the
+ * defaults.
+ *
+ * <pre>{"readable": ["notes.txt", "project.txt", "draft.txt"],
+ *  "proposable": ["draft.txt"], "maxNoteBytes": 2048, "maxCalls": 16}</pre>
+ *
+ * <p>The file is trusted configuration, but a mistake in it must stop the start-up with a message
+ * that names the problem, never silently widen what a client can reach: unknown or duplicate keys,
+ * wrong types and bad names are all errors.
+ */
+public final class PolicyFile {
+  private static final long MAX_FILE_BYTES = 64 * 1024;
+  private static final JsonFactory JSON =
+      JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+
+  private PolicyFile() {}
+
+  /** Thrown when a policy file cannot be used; the message names the file and the problem. */
+  public static final class Invalid extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Invalid(Path file, String problem) {
+      super("policy file " + file + ": " + problem);
+    }
+  }
+
+  public static Policy load(Path file) throws Invalid {
+    byte[] bytes;
+    try {
+      if (Files.size(file) > MAX_FILE_BYTES) {
+        throw new Invalid(file, "larger than " + MAX_FILE_BYTES + " bytes");
+      }
+      bytes = Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new Invalid(file, "cannot be read (" + e.getClass().getSimpleName() + ": "
+          + e.getMessage() + ")");
+    }
+    Policy defaults = Policy.defaults();
+    List<String> readable = values(defaults.readable());
+    List<String> proposable = values(defaults.proposable());
+    int maxNoteBytes = defaults.maxNoteBytes();
+    int maxCalls = defaults.maxCalls();
+    try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), bytes)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        throw new Invalid(file, "must hold one JSON object");
+      }
+      String key;
+      while ((key = parser.nextName()) != null) {
+        parser.nextToken();
+        switch (key) {
+          case "readable":
+            readable = names(file, parser, key);
+            break;
+          case "proposable":
+            proposable = names(file, parser, key);
+            break;
+          case "maxNoteBytes":
+            maxNoteBytes = integer(file, parser, key);
+            break;
+          case "maxCalls":
+            maxCalls = integer(file, parser, key);
+            break;
+          default:
+            throw new Invalid(file, "unknown key " + Quote.of(key)
+                + " (known: readable, proposable, maxNoteBytes, maxCalls)");
+        }
+      }
+      if (parser.nextToken() != null) {
+        throw new Invalid(file, "must hold exactly one JSON object");
+      }
+    } catch (JacksonException e) {
+      throw new Invalid(file, "not valid JSON: " + e.getOriginalMessage());
+    }
+    try {
+      return Policy.of(readable, proposable, maxNoteBytes, maxCalls);
+    } catch (IllegalArgumentException e) {
+      throw new Invalid(file, e.getMessage());
+    }
+  }
+
+  private static List<String> values(List<NoteName> names) {
+    List<String> values = new ArrayList<>();
+    for (NoteName name : names) {
+      values.add(name.value());
+    }
+    return values;
+  }
+
+  private static List<String> names(Path file, JsonParser parser, String key) throws Invalid {
+    if (parser.currentToken() != JsonToken.START_ARRAY) {
+      throw new Invalid(file, Quote.of(key) + " must be an array of note names");
+    }
+    List<String> names = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    JsonToken token;
+    while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
+      if (token != JsonToken.VALUE_STRING) {
+        throw new Invalid(file, Quote.of(key) + " must hold only strings");
+      }
+      String name = parser.getString();
+      if (!seen.add(name)) {
+        throw new Invalid(file, Quote.of(key) + " lists " + Quote.of(name) + " twice");
+      }
+      names.add(name);
+    }
+    return names;
+  }
+
+  private static int integer(Path file, JsonParser parser, String key) throws Invalid {
+    if (parser.currentToken() != JsonToken.VALUE_NUMBER_INT
+        || parser.getNumberType() != JsonParser.NumberType.INT) {
+      throw new Invalid(file, Quote.of(key) + " must be an integer");
+    }
+    return parser.getIntValue();
+  }
+}

@@ -1,0 +1,163 @@
+package notesmcp.policy;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Objects;
+
+/**
+ * The workspace folder, chosen at launch by trusted configuration, and the only code that touches
+ * files in it for the tools. It reads; it never writes.
+ *
+ * <p>A note is read only when it is a regular file with one hard link, inspected without following
+ * links; it is opened with {@code O_NOFOLLOW}, and the file opened must be the file inspected
+ * (same device and inode), so a swap between the check and the open is refused. A FIFO is
+ * refused from its attributes, before any open that could block. Size and UTF-8 are checked on
+ * the bytes (CONTRACT §3). Thread-safe: it holds no mutable state.
+ */
+public final class Workspace {
+  private static final LinkOption[] NO_FOLLOW = {LinkOption.NOFOLLOW_LINKS};
+
+  private final Path root;
+
+  private Workspace(Path root) {
+    this.root = root;
+  }
+
+  /**
+   * Opens the workspace at {@code root}, resolved to its real path once, at start-up.
+   *
+   * @throws IOException if it does not exist or is not a directory
+   */
+  public static Workspace at(Path root) throws IOException {
+    Path real = root.toRealPath();
+    if (!Files.isDirectory(real)) {
+      throw new IOException(root + " is not a directory");
+    }
+    return new Workspace(real);
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  /** The file behind a note; the name is the allow-list's own value, never a client's string. */
+  Path fileOf(NoteName name) {
+    return root.resolve(name.value());
+  }
+
+  /** Whether the note exists as a regular file (links are not followed). */
+  boolean isRegularFile(NoteName name) {
+    try {
+      return attributes(name).isRegularFile();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Whether anything at all, even a dangling link, occupies the note's name. */
+  boolean isOccupied(NoteName name) {
+    // notExists is false both when the name is taken and when that cannot be told: refuse both.
+    return !Files.notExists(fileOf(name), NO_FOLLOW);
+  }
+
+  private BasicFileAttributes attributes(NoteName name) throws IOException {
+    return Files.readAttributes(fileOf(name), BasicFileAttributes.class, NO_FOLLOW);
+  }
+
+  /** A note's text, or the reason it may not be read. */
+  sealed interface Read permits Text, Unreadable {}
+
+  record Text(String content) implements Read {}
+
+  record Unreadable(String reason) implements Read {}
+
+  /** Reads a note of at most {@code maxBytes} bytes of UTF-8. */
+  Read read(NoteName name, int maxBytes) {
+    Path file = fileOf(name);
+    try {
+      BasicFileAttributes before = attributes(name);
+      String kind = notRegular(before);
+      if (kind != null) {
+        return new Unreadable(name + " is " + kind + ", not a regular file");
+      }
+      int links = linkCount(file);
+      if (links != 1) {
+        return new Unreadable(name + " has " + links + " hard links; a note must have exactly one"
+            + " (another link may lead outside the workspace)");
+      }
+      if (before.size() > maxBytes) {
+        return tooLarge(name, before.size(), maxBytes);
+      }
+      try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ,
+          LinkOption.NOFOLLOW_LINKS)) {
+        if (!Objects.equals(attributes(name).fileKey(), before.fileKey())) {
+          return new Unreadable(name + " changed while it was being opened; try again");
+        }
+        ByteBuffer bytes = ByteBuffer.allocate(maxBytes + 1);
+        while (bytes.hasRemaining() && channel.read(bytes) >= 0) {
+          // keep reading: one byte past the bound is enough to know it is too large
+        }
+        if (!bytes.hasRemaining()) {
+          return tooLarge(name, Math.max(channel.size(), maxBytes + 1L), maxBytes);
+        }
+        bytes.flip();
+        return decode(name, bytes);
+      }
+    } catch (NoSuchFileException e) {
+      return new Unreadable(name + " does not exist in the workspace");
+    } catch (AccessDeniedException e) {
+      return new Unreadable(name + " cannot be read: permission denied");
+    } catch (IOException e) {
+      // ELOOP from O_NOFOLLOW when a link appeared after the check lands here too.
+      return new Unreadable(name + " cannot be read safely (" + e.getClass().getSimpleName()
+          + ")");
+    }
+  }
+
+  private static String notRegular(BasicFileAttributes attributes) {
+    if (attributes.isRegularFile()) {
+      return null;
+    }
+    if (attributes.isSymbolicLink()) {
+      return "a symbolic link (links are never followed)";
+    }
+    if (attributes.isDirectory()) {
+      return "a directory";
+    }
+    return "a special file (FIFO, socket or device)";
+  }
+
+  private static int linkCount(Path file) throws IOException {
+    Object links = Files.getAttribute(file, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+    return ((Number) links).intValue();
+  }
+
+  private static Unreadable tooLarge(NoteName name, long size, int maxBytes) {
+    return new Unreadable(name + " is " + size + " bytes; the limit is " + maxBytes + " bytes");
+  }
+
+  private static Read decode(NoteName name, ByteBuffer bytes) {
+    CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    CharBuffer text = CharBuffer.allocate(bytes.remaining());
+    CoderResult result = utf8.decode(bytes, text, true);
+    if (result.isError()) {
+      return new Unreadable(name + " is not valid UTF-8 (byte " + bytes.position() + ")");
+    }
+    return new Text(text.flip().toString());
+  }
+}
