@@ -25,15 +25,15 @@ import tools.jackson.databind.node.POJONode;
 import tools.jackson.databind.util.RawValue;
 
 /**
- * Turns one line of bytes into a {@link Message} and a message into one line, for
- * newline-delimited JSON-RPC 2.0.
+ * Turns one line of bytes into a {@link Message} and a message into one line, for newline-delimited
+ * JSON-RPC 2.0.
  *
  * <p>Decoding is one streaming pass with the bounds of CONTRACT §5 (nesting 64, a string 1 MiB, a
  * number 100 digits). Duplicate keys are refused (the first failure of a request object is an
  * {@code -32600}); no tree ever merges them. The params members named at construction are not
  * decoded at all: their exact text is kept, so a tool's arguments reach the tool as sent. Encoding
- * writes one compact line; Jackson escapes every control character, and {@link #encode} checks
- * that no line break survived. Thread-safe and stateless.
+ * writes one compact line; Jackson escapes every control character, and {@link #encode} checks that
+ * no line break survived. Thread-safe and stateless.
  */
 public final class Codec {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -50,7 +50,9 @@ public final class Codec {
 
   private final Set<String> rawParams;
 
-  /** @param rawParams params members whose text is kept exactly as received when an object */
+  /**
+   * @param rawParams params members whose text is kept exactly as received when an object
+   */
   public Codec(Set<String> rawParams) {
     this.rawParams = Set.copyOf(rawParams);
   }
@@ -93,9 +95,12 @@ public final class Codec {
       if (first != JsonToken.START_OBJECT) {
         parser.skipChildren();
         requireEnd(parser);
-        throw new Malformed(null, ErrorCodes.INVALID_REQUEST, first == JsonToken.START_ARRAY
-            ? "Invalid Request: batches are not supported; send one message per line"
-            : "Invalid Request: a message must be a JSON object");
+        throw new Malformed(
+            null,
+            ErrorCodes.INVALID_REQUEST,
+            first == JsonToken.START_ARRAY
+                ? "Invalid Request: batches are not supported; send one message per line"
+                : "Invalid Request: a message must be a JSON object");
       }
       readEnvelope(parser, line, fields);
       requireEnd(parser);
@@ -107,8 +112,8 @@ public final class Codec {
 
   private static void requireEnd(JsonParser parser) throws Malformed {
     if (parser.nextToken() != null) {
-      throw new Malformed(null, ErrorCodes.PARSE_ERROR,
-          "Parse error: more than one JSON value on the line");
+      throw new Malformed(
+          null, ErrorCodes.PARSE_ERROR, "Parse error: more than one JSON value on the line");
     }
   }
 
@@ -131,8 +136,8 @@ public final class Codec {
           fields.method = tree(parser, fields);
           break;
         case "params":
-          fields.params = token == JsonToken.START_OBJECT
-              ? params(parser, line, fields) : tree(parser, fields);
+          fields.params =
+              token == JsonToken.START_OBJECT ? params(parser, line, fields) : tree(parser, fields);
           break;
         case "result":
           fields.result = tree(parser, fields);
@@ -208,27 +213,31 @@ public final class Codec {
   private static Message classify(Fields f) throws Malformed {
     Id id = Id.isValid(f.id) ? new Id(f.id) : null;
     if (f.duplicate != null) {
-      throw new Malformed(id, ErrorCodes.INVALID_REQUEST,
-          "Invalid Request: duplicate key \"" + f.duplicate + "\"");
+      throw new Malformed(
+          id, ErrorCodes.INVALID_REQUEST, "Invalid Request: duplicate key \"" + f.duplicate + "\"");
     }
     if (f.jsonrpc == null || !f.jsonrpc.isString() || !"2.0".equals(f.jsonrpc.stringValue())) {
-      throw new Malformed(id, ErrorCodes.INVALID_REQUEST,
-          "Invalid Request: \"jsonrpc\" must be \"2.0\"");
+      throw new Malformed(
+          id, ErrorCodes.INVALID_REQUEST, "Invalid Request: \"jsonrpc\" must be \"2.0\"");
     }
     if (f.method != null) {
       if (!f.method.isString()) {
-        throw new Malformed(id, ErrorCodes.INVALID_REQUEST,
-            "Invalid Request: \"method\" must be a string");
+        throw new Malformed(
+            id, ErrorCodes.INVALID_REQUEST, "Invalid Request: \"method\" must be a string");
       }
       if (f.result != null || f.error != null) {
-        throw new Malformed(id, ErrorCodes.INVALID_REQUEST,
+        throw new Malformed(
+            id,
+            ErrorCodes.INVALID_REQUEST,
             "Invalid Request: a request has no \"result\" or \"error\"");
       }
       if (f.id == null) {
         return new Notification(f.method.stringValue(), f.params);
       }
       if (id == null) {
-        throw new Malformed(null, ErrorCodes.INVALID_REQUEST,
+        throw new Malformed(
+            null,
+            ErrorCodes.INVALID_REQUEST,
             "Invalid Request: \"id\" must be a string or an integer");
       }
       return new Request(id, f.method.stringValue(), f.params);
@@ -239,16 +248,23 @@ public final class Codec {
     if (f.error != null && f.result == null) {
       return new Failure(id, errorObject(f.error, id));
     }
-    throw new Malformed(id, ErrorCodes.INVALID_REQUEST,
+    throw new Malformed(
+        id,
+        ErrorCodes.INVALID_REQUEST,
         "Invalid Request: neither a request, a notification nor a response");
   }
 
   private static ErrorObject errorObject(JsonNode error, Id id) throws Malformed {
     JsonNode code = error.get("code");
     JsonNode message = error.get("message");
-    if (code == null || !code.canConvertToInt() || !code.isIntegralNumber() || message == null
+    if (code == null
+        || !code.canConvertToInt()
+        || !code.isIntegralNumber()
+        || message == null
         || !message.isString()) {
-      throw new Malformed(id, ErrorCodes.INVALID_REQUEST,
+      throw new Malformed(
+          id,
+          ErrorCodes.INVALID_REQUEST,
           "Invalid Request: an error needs an integer \"code\" and a string \"message\"");
     }
     return new ErrorObject(code.intValue(), message.stringValue(), error.get("data"));

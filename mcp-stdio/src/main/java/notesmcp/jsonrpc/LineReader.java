@@ -7,9 +7,9 @@ import java.util.Arrays;
 /**
  * Splits a byte stream into newline-delimited lines of at most {@code maxLineBytes} bytes.
  *
- * <p>A longer line is reported as too long and the rest of it is skipped as it arrives, never
- * held in memory (CONTRACT §5: "the rest of the line discarded without holding it in memory").
- * A trailing {@code \r} is dropped. Not thread-safe: one reader thread owns it.
+ * <p>A longer line is reported as too long and the rest of it is skipped as it arrives, never held
+ * in memory (CONTRACT §5: "the rest of the line discarded without holding it in memory"). A
+ * trailing {@code \r} is dropped. Not thread-safe: one reader thread owns it.
  */
 public final class LineReader {
   private final InputStream in;
@@ -96,8 +96,7 @@ public final class LineReader {
 
   private void append(int from, int count) {
     if (length + count > line.length) {
-      line = Arrays.copyOf(line, Math.min(Math.max(line.length * 2, length + count),
-          maxLineBytes));
+      line = Arrays.copyOf(line, Math.min(Math.max(line.length * 2, length + count), maxLineBytes));
     }
     System.arraycopy(chunk, from, line, length, count);
     length += count;

@@ -8,12 +8,12 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The one way out to the peer: a thread that writes queued lines, each followed by {@code \n},
- * and flushes whenever the queue runs dry, so a burst leaves in few writes.
+ * The one way out to the peer: a thread that writes queued lines, each followed by {@code \n}, and
+ * flushes whenever the queue runs dry, so a burst leaves in few writes.
  *
- * <p>The queue is bounded. When the peer reads slowly, {@link #send} blocks: back-pressure, never
- * a dropped line (CONTRACT §5). No caller holds a lock while it waits. Once the stream fails
- * (the peer is gone), lines are discarded and {@link #isBroken()} tells.
+ * <p>The queue is bounded. When the peer reads slowly, {@link #send} blocks: back-pressure, never a
+ * dropped line (CONTRACT §5). No caller holds a lock while it waits. Once the stream fails (the
+ * peer is gone), lines are discarded and {@link #isBroken()} tells.
  */
 public final class Outbox {
   private static final byte[] END = new byte[0];

@@ -30,13 +30,13 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The client end of MCP's stdio transport: JSON-RPC over a child process's stdin and stdout: it starts the process,
- * correlates responses with requests by id, enforces a deadline per request (cancelling the
- * request on the wire when it passes), and closes the child the way the stdio binding says: close
- * its input, wait, then terminate, then kill.
+ * The client end of MCP's stdio transport: JSON-RPC over a child process's stdin and stdout: it
+ * starts the process, correlates responses with requests by id, enforces a deadline per request
+ * (cancelling the request on the wire when it passes), and closes the child the way the stdio
+ * binding says: close its input, wait, then terminate, then kill.
  *
- * <p>Threads: any thread may send; one reader thread owns the child's stdout. The child's stderr
- * is passed through to ours, so its diagnostics stay visible.
+ * <p>Threads: any thread may send; one reader thread owns the child's stdout. The child's stderr is
+ * passed through to ours, so its diagnostics stay visible.
  */
 public final class Connection {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -73,8 +73,8 @@ public final class Connection {
    * @throws IOException if it cannot be started (missing, not executable): never an empty answer
    */
   public static Connection start(List<String> command, PrintStream log) throws IOException {
-    ProcessBuilder builder = new ProcessBuilder(command)
-        .redirectError(ProcessBuilder.Redirect.INHERIT);
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
     return new Connection(builder.start(), log);
   }
 
@@ -93,8 +93,8 @@ public final class Connection {
       return ((Success) reply).result();
     } catch (TimeoutException e) {
       cancel(id, "no answer within " + deadline.toMillis() + " ms");
-      throw new Timeout("the server did not answer " + method + " within "
-          + deadline.toMillis() + " ms");
+      throw new Timeout(
+          "the server did not answer " + method + " within " + deadline.toMillis() + " ms");
     } catch (ExecutionException e) {
       throw (IOException) e.getCause();
     } catch (InterruptedException e) {
@@ -155,8 +155,10 @@ public final class Connection {
     try {
       message = codec.decode(line, length);
     } catch (Codec.Malformed e) {
-      log.println("notes-mcp: ignoring a line from the server that is not JSON-RPC ("
-          + e.getMessage() + ")");
+      log.println(
+          "notes-mcp: ignoring a line from the server that is not JSON-RPC ("
+              + e.getMessage()
+              + ")");
       return;
     }
     if (message instanceof Success || message instanceof Failure) {
@@ -165,8 +167,8 @@ public final class Connection {
       if (answer != null) {
         answer.complete(message);
       } else if (message instanceof Failure) {
-        log.println("notes-mcp: the server reported an error: "
-            + ((Failure) message).error().message());
+        log.println(
+            "notes-mcp: the server reported an error: " + ((Failure) message).error().message());
       }
     } else if (message instanceof Request) {
       refuse((Request) message);
@@ -176,10 +178,13 @@ public final class Connection {
 
   /** This client serves nothing: a request from the server is answered as an unknown method. */
   private void refuse(Request request) {
-    Message reply = Methods.PING.equals(request.method())
-        ? new Success(request.id(), NODES.objectNode())
-        : new Failure(request.id(), new ErrorObject(ErrorCodes.METHOD_NOT_FOUND,
-            "Method not found: " + request.method()));
+    Message reply =
+        Methods.PING.equals(request.method())
+            ? new Success(request.id(), NODES.objectNode())
+            : new Failure(
+                request.id(),
+                new ErrorObject(
+                    ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + request.method()));
     try {
       send(reply);
     } catch (IOException e) {

@@ -27,6 +27,7 @@ final class Dispatcher {
       Set.of(Methods.DISCOVER, Methods.TOOLS_LIST, Methods.TOOLS_CALL);
   private static final Set<String> LEGACY_METHODS =
       Set.of(Methods.INITIALIZE, Methods.PING, Methods.TOOLS_LIST, Methods.TOOLS_CALL);
+
   /** How long a client may cache discovery and the tool list: the policy is fixed per process. */
   private static final long TTL_MS = 300_000;
 
@@ -68,8 +69,11 @@ final class Dispatcher {
     JsonNode params = request.params();
     if (RequestMeta.isModern(params) || method.equals(Methods.DISCOVER)) {
       if (!MODERN_METHODS.contains(method)) {
-        throw ProtocolErrors.methodNotFound(method, LEGACY_METHODS.contains(method)
-            ? " (not part of revision " + Versions.MODERN + ")" : "");
+        throw ProtocolErrors.methodNotFound(
+            method,
+            LEGACY_METHODS.contains(method)
+                ? " (not part of revision " + Versions.MODERN + ")"
+                : "");
       }
       RequestMeta meta = RequestMeta.read(params);
       if (!Versions.SUPPORTED.contains(meta.protocolVersion())) {
@@ -87,9 +91,11 @@ final class Dispatcher {
     if (version == null && !method.equals(Methods.INITIALIZE) && !method.equals(Methods.PING)) {
       // Neither era applies: a 2026-07-28 request without its _meta, or a 2025 one before
       // initialize ("The initialization phase MUST be the first interaction").
-      throw ProtocolErrors.invalidParams("Invalid params: _meta[\"" + Methods.META_PROTOCOL_VERSION
-          + "\"] is required (2026-07-28 requests carry it on every request; 2025 clients send"
-          + " initialize first)");
+      throw ProtocolErrors.invalidParams(
+          "Invalid params: _meta[\""
+              + Methods.META_PROTOCOL_VERSION
+              + "\"] is required (2026-07-28 requests carry it on every request; 2025 clients send"
+              + " initialize first)");
     }
     return new Context(false, version);
   }
@@ -110,8 +116,8 @@ final class Dispatcher {
   private ObjectNode listTools(JsonNode params, Context context) throws RpcException {
     JsonNode cursor = params == null ? null : params.get("cursor");
     if (cursor != null) {
-      throw ProtocolErrors.invalidParams("Invalid params: unknown cursor; this server lists every"
-          + " tool on one page");
+      throw ProtocolErrors.invalidParams(
+          "Invalid params: unknown cursor; this server lists every" + " tool on one page");
     }
     ObjectNode result = NODES.objectNode();
     ArrayNode list = result.putArray("tools");
@@ -134,9 +140,14 @@ final class Dispatcher {
     }
     Optional<String> arguments = request.rawParam("arguments");
     if (arguments.isEmpty() && params.has("arguments")) {
-      throw ProtocolErrors.invalidParams("Invalid params: \"arguments\" must be a JSON object,"
-          + " not " + params.get("arguments").getNodeType().toString().toLowerCase(
-              java.util.Locale.ROOT));
+      throw ProtocolErrors.invalidParams(
+          "Invalid params: \"arguments\" must be a JSON object,"
+              + " not "
+              + params
+                  .get("arguments")
+                  .getNodeType()
+                  .toString()
+                  .toLowerCase(java.util.Locale.ROOT));
     }
     String tool = name.stringValue();
     if (tools.list().stream().noneMatch(t -> t.name().equals(tool))) {
@@ -152,8 +163,12 @@ final class Dispatcher {
     if (hold.isZero()) {
       return;
     }
-    log.println("notes-mcp: holding request " + request.id() + " for " + hold.toMillis()
-        + " ms (test hook)");
+    log.println(
+        "notes-mcp: holding request "
+            + request.id()
+            + " for "
+            + hold.toMillis()
+            + " ms (test hook)");
     try {
       token.await(hold);
     } catch (InterruptedException e) {
@@ -164,16 +179,21 @@ final class Dispatcher {
   private JsonNode initialize(JsonNode params) throws RpcException {
     JsonNode requested = params == null ? null : params.get("protocolVersion");
     if (requested == null || !requested.isString()) {
-      throw ProtocolErrors.invalidParams("Invalid params: initialize needs a string"
-          + " \"protocolVersion\"");
+      throw ProtocolErrors.invalidParams(
+          "Invalid params: initialize needs a string" + " \"protocolVersion\"");
     }
     // 2025-11-25 lifecycle: answer the same version if supported, else the latest we support.
-    String version = Versions.LEGACY.contains(requested.stringValue())
-        ? requested.stringValue() : Versions.LEGACY.get(0);
+    String version =
+        Versions.LEGACY.contains(requested.stringValue())
+            ? requested.stringValue()
+            : Versions.LEGACY.get(0);
     legacyVersion = version;
     JsonNode client = params.get("clientInfo");
-    log.println("notes-mcp: legacy client " + (client == null ? "(unnamed)" : client)
-        + " initialized; serving revision " + version);
+    log.println(
+        "notes-mcp: legacy client "
+            + (client == null ? "(unnamed)" : client)
+            + " initialized; serving revision "
+            + version);
     ObjectNode result = NODES.objectNode();
     result.put("protocolVersion", version);
     result.putObject("capabilities").putObject("tools").put("listChanged", false);

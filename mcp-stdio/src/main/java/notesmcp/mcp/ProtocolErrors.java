@@ -23,12 +23,17 @@ public final class ProtocolErrors {
 
   static RpcException unsupportedVersion(String requested) {
     ObjectNode data = JsonNodeFactory.instance.objectNode();
-    data.putArray("supported").addAll(Versions.SUPPORTED.stream()
-        .map(JsonNodeFactory.instance::stringNode).toList());
+    data.putArray("supported")
+        .addAll(Versions.SUPPORTED.stream().map(JsonNodeFactory.instance::stringNode).toList());
     data.put("requested", requested);
-    return new RpcException(new ErrorObject(UNSUPPORTED_PROTOCOL_VERSION,
-        "Unsupported protocol version: " + requested + " (supported per request: "
-            + String.join(", ", Versions.SUPPORTED) + "; 2025 revisions through initialize)",
-        data));
+    return new RpcException(
+        new ErrorObject(
+            UNSUPPORTED_PROTOCOL_VERSION,
+            "Unsupported protocol version: "
+                + requested
+                + " (supported per request: "
+                + String.join(", ", Versions.SUPPORTED)
+                + "; 2025 revisions through initialize)",
+            data));
   }
 }

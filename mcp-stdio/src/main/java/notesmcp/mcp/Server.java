@@ -33,11 +33,11 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>Threads: one reader (the caller of {@link #serve}) owns the input. It reads bounded lines,
  * decodes them, answers {@code -32700}/{@code -32600} itself and keeps reading, applies {@code
- * notifications/cancelled} at once, and hands requests to a few workers through a bounded queue;
- * it never runs a tool. Workers answer requests; every line out goes through one {@link Outbox}.
- * When the queue stays full, the request is answered {@code -32000} (CONTRACT §5); memory stays
- * bounded whatever a client sends. On end of input, in-flight work finishes, output is flushed,
- * and {@link #serve} returns.
+ * notifications/cancelled} at once, and hands requests to a few workers through a bounded queue; it
+ * never runs a tool. Workers answer requests; every line out goes through one {@link Outbox}. When
+ * the queue stays full, the request is answered {@code -32000} (CONTRACT §5); memory stays bounded
+ * whatever a client sends. On end of input, in-flight work finishes, output is flushed, and {@link
+ * #serve} returns.
  */
 public final class Server {
   /** Tunables; every duration is a parameter so tests can shorten it. */
@@ -51,8 +51,8 @@ public final class Server {
       Duration holdBeforeCall) {
 
     public static Options defaults(Implementation info, String instructions) {
-      return new Options(info, instructions, 4, 64, Duration.ofSeconds(1), 1024 * 1024,
-          Duration.ZERO);
+      return new Options(
+          info, instructions, 4, 64, Duration.ofSeconds(1), 1024 * 1024, Duration.ZERO);
     }
 
     public Options withHoldBeforeCall(Duration hold) {
@@ -86,8 +86,12 @@ public final class Server {
       LineReader.Result result;
       while ((result = lines.next()) != LineReader.Result.END && !outbox.isBroken()) {
         if (result == LineReader.Result.TOO_LONG) {
-          send(new Failure(null, new ErrorObject(ErrorCodes.INVALID_REQUEST,
-              "Invalid Request: line longer than " + options.maxLineBytes() + " bytes")));
+          send(
+              new Failure(
+                  null,
+                  new ErrorObject(
+                      ErrorCodes.INVALID_REQUEST,
+                      "Invalid Request: line longer than " + options.maxLineBytes() + " bytes")));
         } else if (!isBlank(lines.bytes(), lines.length())) {
           receive(lines.bytes(), lines.length());
         }
@@ -155,15 +159,25 @@ public final class Server {
   private void accept(Request request) throws InterruptedException {
     CancelToken token = new CancelToken();
     if (inFlight.putIfAbsent(request.id(), token) != null) {
-      send(new Failure(request.id(), new ErrorObject(ErrorCodes.INVALID_REQUEST,
-          "Invalid Request: id " + request.id() + " is already in flight")));
+      send(
+          new Failure(
+              request.id(),
+              new ErrorObject(
+                  ErrorCodes.INVALID_REQUEST,
+                  "Invalid Request: id " + request.id() + " is already in flight")));
       return;
     }
     Runnable task = () -> answer(request, token);
     if (!queue.offer(task, options.enqueueWait().toNanos(), TimeUnit.NANOSECONDS)) {
       inFlight.remove(request.id(), token);
-      send(new Failure(request.id(), new ErrorObject(ErrorCodes.OVERLOADED,
-          "Server overloaded: " + options.maxQueued() + " requests already waiting; retry later")));
+      send(
+          new Failure(
+              request.id(),
+              new ErrorObject(
+                  ErrorCodes.OVERLOADED,
+                  "Server overloaded: "
+                      + options.maxQueued()
+                      + " requests already waiting; retry later")));
     }
   }
 
@@ -180,8 +194,10 @@ public final class Server {
     if (token != null) {
       JsonNode reason = params.get("reason");
       token.cancel(reason != null && reason.isString() ? reason.stringValue() : null);
-      log.println("notes-mcp: cancellation received for request " + new Id(requestId)
-          + (token.reason() == null ? "" : " (" + token.reason() + ")"));
+      log.println(
+          "notes-mcp: cancellation received for request "
+              + new Id(requestId)
+              + (token.reason() == null ? "" : " (" + token.reason() + ")"));
     }
   }
 
@@ -197,8 +213,11 @@ public final class Server {
     } catch (RuntimeException e) {
       log.println("notes-mcp: internal error answering request " + request.id() + ":");
       e.printStackTrace(log);
-      reply = new Failure(request.id(),
-          new ErrorObject(ErrorCodes.INTERNAL_ERROR, "Internal error; see the server's stderr"));
+      reply =
+          new Failure(
+              request.id(),
+              new ErrorObject(
+                  ErrorCodes.INTERNAL_ERROR, "Internal error; see the server's stderr"));
     }
     try {
       // "Servers ... MUST NOT send any further messages for it" once cancelled.

@@ -33,9 +33,10 @@ final class ClientCommand {
   private ClientCommand() {}
 
   static ExitCode run(Options options, PrintStream out, PrintStream err) {
-    List<String> command = options.serverCommand() != null
-        ? CommandLine.split(options.serverCommand())
-        : selfCommand(options);
+    List<String> command =
+        options.serverCommand() != null
+            ? CommandLine.split(options.serverCommand())
+            : selfCommand(options);
     if (command.isEmpty()) {
       err.println("notes-mcp: -server-command is empty");
       return ExitCode.USAGE;
@@ -43,11 +44,15 @@ final class ClientCommand {
     Implementation client = new Implementation("notes-mcp", Version.VALUE);
     Session session;
     try {
-      session = Session.connect(() -> Connection.start(command, err), client, options.timeout(),
-          PROBE_TIMEOUT, err);
+      session =
+          Session.connect(
+              () -> Connection.start(command, err), client, options.timeout(), PROBE_TIMEOUT, err);
     } catch (IOException e) {
-      err.println("notes-mcp: could not start or reach the server " + command.get(0) + ": "
-          + e.getMessage());
+      err.println(
+          "notes-mcp: could not start or reach the server "
+              + command.get(0)
+              + ": "
+              + e.getMessage());
       return ExitCode.SERVER_FAILURE;
     } catch (RpcException e) {
       err.println("notes-mcp: the server refused the handshake: " + e.getMessage());
@@ -57,8 +62,7 @@ final class ClientCommand {
       return ExitCode.PROTOCOL_ERROR;
     }
     try {
-      return options.mode() == Options.Mode.LIST ? list(session, out) : call(session, options,
-          out);
+      return options.mode() == Options.Mode.LIST ? list(session, out) : call(session, options, out);
     } catch (IOException e) {
       err.println("notes-mcp: " + e.getMessage());
       return ExitCode.SERVER_FAILURE;
@@ -123,12 +127,13 @@ final class ClientCommand {
     return command;
   }
 
-  private static final ObjectWriteContext PRETTY = new ObjectWriteContext.Base() {
-    @Override
-    public PrettyPrinter getPrettyPrinter() {
-      return new DefaultPrettyPrinter();
-    }
-  };
+  private static final ObjectWriteContext PRETTY =
+      new ObjectWriteContext.Base() {
+        @Override
+        public PrettyPrinter getPrettyPrinter() {
+          return new DefaultPrettyPrinter();
+        }
+      };
 
   static String pretty(JsonNode node) {
     StringWriter text = new StringWriter();

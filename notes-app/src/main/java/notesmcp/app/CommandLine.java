@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * Splits a command written as one string ({@code -server-command 'node server.mjs --x'}) into
- * words, the way a POSIX shell would for plain words, single quotes, double quotes and
- * backslashes; nothing is expanded or run by a shell.
+ * words, the way a POSIX shell would for plain words, single quotes, double quotes and backslashes;
+ * nothing is expanded or run by a shell.
  */
 final class CommandLine {
   private CommandLine() {}
@@ -27,8 +27,9 @@ final class CommandLine {
       } else if (quote == '"') {
         if (c == '"') {
           quote = 0;
-        } else if (c == '\\' && i + 1 < command.length() && "\"\\$`".indexOf(command.charAt(i + 1))
-            >= 0) {
+        } else if (c == '\\'
+            && i + 1 < command.length()
+            && "\"\\$`".indexOf(command.charAt(i + 1)) >= 0) {
           word.append(command.charAt(++i));
         } else {
           word.append(c);

@@ -19,8 +19,8 @@ public final class Main {
     // stdout carries protocol messages only: keep the real one for them, and send anything
     // printed by mistake (System.out.println) to stderr instead.
     OutputStream stdout = new FileOutputStream(FileDescriptor.out);
-    PrintStream stderr = new PrintStream(new FileOutputStream(FileDescriptor.err), true,
-        StandardCharsets.UTF_8);
+    PrintStream stderr =
+        new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
     System.setOut(stderr);
     System.exit(run(args, System.in, stdout, stderr));
   }

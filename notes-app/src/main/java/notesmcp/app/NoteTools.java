@@ -11,9 +11,9 @@ import notesmcp.policy.Outcome;
 import notesmcp.policy.ToolDefinition;
 
 /**
- * The adapter from the notes policy to MCP tools: definitions pass through unchanged, and a
- * policy outcome becomes a tool result with the same text, a refusal with {@code isError: true}.
- * It holds a {@link Notes}, which can list, read and propose, and nothing that can approve.
+ * The adapter from the notes policy to MCP tools: definitions pass through unchanged, and a policy
+ * outcome becomes a tool result with the same text, a refusal with {@code isError: true}. It holds
+ * a {@link Notes}, which can list, read and propose, and nothing that can approve.
  */
 final class NoteTools implements Tools {
   private final Notes notes;

@@ -100,20 +100,29 @@ record Options(
         throw new UsageException("-serve needs -root PATH, the workspace folder");
       }
       if (tool != null || arguments != null || timeout != null || serverCommand != null) {
-        throw new UsageException("-tool, -args, -timeout and -server-command are client flags;"
-            + " they do not go with -serve");
+        throw new UsageException(
+            "-tool, -args, -timeout and -server-command are client flags;"
+                + " they do not go with -serve");
       }
       return new Options(Mode.SERVE, root, null, null, null, policy, null, maxCalls, proposals);
     }
     if (root == null && serverCommand == null) {
-      throw new UsageException("give -root PATH (the workspace to serve), or -serve -root PATH"
-          + " to run the server");
+      throw new UsageException(
+          "give -root PATH (the workspace to serve), or -serve -root PATH" + " to run the server");
     }
     if (arguments != null && tool == null) {
       throw new UsageException("-args needs -tool NAME");
     }
-    return new Options(tool == null ? Mode.LIST : Mode.CALL, root, tool, arguments,
-        timeout == null ? DEFAULT_TIMEOUT : timeout, policy, serverCommand, maxCalls, proposals);
+    return new Options(
+        tool == null ? Mode.LIST : Mode.CALL,
+        root,
+        tool,
+        arguments,
+        timeout == null ? DEFAULT_TIMEOUT : timeout,
+        policy,
+        serverCommand,
+        maxCalls,
+        proposals);
   }
 
   private static String value(List<String> args, int index, String flag, String inline)
@@ -159,8 +168,8 @@ record Options(
     } catch (NumberFormatException | ArithmeticException e) {
       // reported below
     }
-    throw new UsageException("-timeout takes a positive duration such as 10, 10s or 500ms, not \""
-        + text + "\"");
+    throw new UsageException(
+        "-timeout takes a positive duration such as 10, 10s or 500ms, not \"" + text + "\"");
   }
 
   /**

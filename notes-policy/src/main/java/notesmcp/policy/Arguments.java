@@ -15,8 +15,8 @@ import tools.jackson.core.json.JsonFactory;
 /**
  * A tool call's arguments, decoded strictly from the raw JSON text a client sent.
  *
- * <p>The decoder sees the text itself, so a duplicate key is caught before any tree could merge
- * it (CONTRACT §3: "duplicate keys (in the raw JSON, before any decoding merges them)"). Only the
+ * <p>The decoder sees the text itself, so a duplicate key is caught before any tree could merge it
+ * (CONTRACT §3: "duplicate keys (in the raw JSON, before any decoding merges them)"). Only the
  * top-level members matter: every argument of every tool is a string, so any nested value is
  * refused by its type, whatever it holds. Immutable once decoded.
  */
@@ -60,7 +60,10 @@ final class Arguments {
     int bytes = raw.getBytes(StandardCharsets.UTF_8).length;
     if (bytes > Policy.MAX_ARGUMENT_BYTES) {
       throw new Rejected(
-          "arguments are " + bytes + " bytes; the limit is " + Policy.MAX_ARGUMENT_BYTES
+          "arguments are "
+              + bytes
+              + " bytes; the limit is "
+              + Policy.MAX_ARGUMENT_BYTES
               + " bytes");
     }
     try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), raw)) {
@@ -75,8 +78,9 @@ final class Arguments {
           throw new Rejected("duplicate argument " + Quote.of(name) + ": each key may appear once");
         }
         JsonToken token = parser.nextToken();
-        members.put(name, new Value(typeOf(token), token == JsonToken.VALUE_STRING
-            ? parser.getString() : null));
+        members.put(
+            name,
+            new Value(typeOf(token), token == JsonToken.VALUE_STRING ? parser.getString() : null));
         parser.skipChildren();
       }
       if (parser.nextToken() != null) {
@@ -113,9 +117,10 @@ final class Arguments {
   Arguments allowOnly(String tool, Set<String> allowed) throws Rejected {
     for (String name : members.keySet()) {
       if (!allowed.contains(name)) {
-        String accepted = allowed.isEmpty()
-            ? tool + " takes no arguments"
-            : tool + " accepts only " + String.join(", ", quoted(allowed));
+        String accepted =
+            allowed.isEmpty()
+                ? tool + " takes no arguments"
+                : tool + " accepts only " + String.join(", ", quoted(allowed));
         throw new Rejected("unknown argument " + Quote.of(name) + ": " + accepted);
       }
     }

@@ -18,9 +18,9 @@ import tools.jackson.core.json.JsonFactory;
  * refusal of CONTRACT §3, behind one entry point: {@link #execute}.
  *
  * <p>Lock rule: one lock, this object's monitor, is held for the whole of each call, from the
- * cancellation check through the budget, the file access and the proposal. Notes are at most a
- * few KiB, so a call holds it for microseconds, and two proposals can never race. Any thread may
- * call; nothing else is shared.
+ * cancellation check through the budget, the file access and the proposal. Notes are at most a few
+ * KiB, so a call holds it for microseconds, and two proposals can never race. Any thread may call;
+ * nothing else is shared.
  *
  * <p>This view can list, read and propose. It cannot approve or write a note: nothing reachable
  * from a tool call can.
@@ -85,8 +85,10 @@ public final class Notes {
       throw new CancellationException("cancelled before " + tool + " ran");
     }
     if (calls >= policy.maxCalls()) {
-      return new Outcome.Refusal("call budget spent: this server process dispatches at most "
-          + policy.maxCalls() + " tool calls; start a new server process to continue");
+      return new Outcome.Refusal(
+          "call budget spent: this server process dispatches at most "
+              + policy.maxCalls()
+              + " tool calls; start a new server process to continue");
     }
     calls++;
     try {
@@ -114,80 +116,96 @@ public final class Notes {
         present.add(name.value());
       }
     }
-    return new Outcome.Answer(json(g -> {
-      g.writeStartObject();
-      g.writeName("notes");
-      g.writeStartArray();
-      for (String name : present) {
-        g.writeString(name);
-      }
-      g.writeEndArray();
-      g.writeEndObject();
-    }));
+    return new Outcome.Answer(
+        json(
+            g -> {
+              g.writeStartObject();
+              g.writeName("notes");
+              g.writeStartArray();
+              for (String name : present) {
+                g.writeString(name);
+              }
+              g.writeEndArray();
+              g.writeEndObject();
+            }));
   }
 
   private Outcome read(Arguments arguments) throws Arguments.Rejected {
     arguments.allowOnly(READ_NOTE, Set.of("path"));
     String path = arguments.string("path");
-    NoteName name = policy.readableNamed(path)
-        .orElseThrow(() -> notAllowed(path, policy.readable()));
+    NoteName name =
+        policy.readableNamed(path).orElseThrow(() -> notAllowed(path, policy.readable()));
     Workspace.Read read = workspace.read(name, policy.maxNoteBytes());
     if (read instanceof Workspace.Unreadable) {
       return new Outcome.Refusal(((Workspace.Unreadable) read).reason());
     }
     String content = ((Workspace.Text) read).content();
-    return new Outcome.Answer(json(g -> {
-      g.writeStartObject();
-      g.writeStringProperty("path", name.value());
-      g.writeStringProperty("content", content);
-      g.writeEndObject();
-    }));
+    return new Outcome.Answer(
+        json(
+            g -> {
+              g.writeStartObject();
+              g.writeStringProperty("path", name.value());
+              g.writeStringProperty("content", content);
+              g.writeEndObject();
+            }));
   }
 
   private Outcome propose(Arguments arguments) throws Arguments.Rejected {
     arguments.allowOnly(PROPOSE_NOTE, Set.of("path", "content"));
     String path = arguments.string("path");
     String content = arguments.string("content");
-    NoteName name = policy.proposableNamed(path)
-        .orElseThrow(() -> notAllowed(path, policy.proposable()));
+    NoteName name =
+        policy.proposableNamed(path).orElseThrow(() -> notAllowed(path, policy.proposable()));
     String problem = contentProblem(content);
     if (problem != null) {
       return new Outcome.Refusal(problem);
     }
     if (pending != null) {
-      return new Outcome.Refusal("a proposal is already pending (" + pending.id() + " for "
-          + pending.path() + "); this server process holds at most one pending proposal");
+      return new Outcome.Refusal(
+          "a proposal is already pending ("
+              + pending.id()
+              + " for "
+              + pending.path()
+              + "); this server process holds at most one pending proposal");
     }
     if (workspace.isOccupied(name)) {
-      return new Outcome.Refusal(name + " already exists; a proposal may only create a new note,"
-          + " never replace one");
+      return new Outcome.Refusal(
+          name + " already exists; a proposal may only create a new note," + " never replace one");
     }
     pending = new Proposal(UUID.randomUUID().toString(), name, content, clock.instant());
     String id = pending.id();
-    return new Outcome.Answer(json(g -> {
-      g.writeStartObject();
-      g.writeStringProperty("status", "pending_approval");
-      g.writeStringProperty("proposal_id", id);
-      g.writeStringProperty("path", name.value());
-      g.writeEndObject();
-    }));
+    return new Outcome.Answer(
+        json(
+            g -> {
+              g.writeStartObject();
+              g.writeStringProperty("status", "pending_approval");
+              g.writeStringProperty("proposal_id", id);
+              g.writeStringProperty("path", name.value());
+              g.writeEndObject();
+            }));
   }
 
   /** Why {@code content} may not be proposed, or {@code null}: checked on its UTF-8 bytes. */
   private String contentProblem(String content) {
     for (int i = 0; i < content.length(); i++) {
       char c = content.charAt(i);
-      if (Character.isHighSurrogate(c) && i + 1 < content.length()
+      if (Character.isHighSurrogate(c)
+          && i + 1 < content.length()
           && Character.isLowSurrogate(content.charAt(i + 1))) {
         i++;
       } else if (Character.isSurrogate(c)) {
         return "content is not valid UTF-8: unpaired surrogate \\u"
-            + String.format("%04x", (int) c) + " at character " + i;
+            + String.format("%04x", (int) c)
+            + " at character "
+            + i;
       }
     }
     int bytes = content.getBytes(StandardCharsets.UTF_8).length;
     if (bytes > policy.maxNoteBytes()) {
-      return "content is " + bytes + " bytes of UTF-8; the limit is " + policy.maxNoteBytes()
+      return "content is "
+          + bytes
+          + " bytes of UTF-8; the limit is "
+          + policy.maxNoteBytes()
           + " bytes";
     }
     return null;
@@ -198,8 +216,12 @@ public final class Notes {
     for (NoteName name : allowed) {
       names.add(name.value());
     }
-    return new Arguments.Rejected("path " + Quote.of(path) + " is not allowed: it must be exactly"
-        + " one of " + String.join(", ", names));
+    return new Arguments.Rejected(
+        "path "
+            + Quote.of(path)
+            + " is not allowed: it must be exactly"
+            + " one of "
+            + String.join(", ", names));
   }
 
   private interface Body {

@@ -3,8 +3,8 @@ package notesmcp.policy;
 /**
  * What a tool call produced: an answer (a JSON document as text) or a refusal with its reason.
  *
- * <p>A refusal is an expected answer, not an exception: the MCP adapter turns it into a tool
- * result with {@code isError: true}, and the text is the same through MCP as here.
+ * <p>A refusal is an expected answer, not an exception: the MCP adapter turns it into a tool result
+ * with {@code isError: true}, and the text is the same through MCP as here.
  */
 public sealed interface Outcome permits Outcome.Answer, Outcome.Refusal {
 

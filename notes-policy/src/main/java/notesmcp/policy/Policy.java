@@ -8,8 +8,8 @@ import java.util.Optional;
  * What the notes policy allows: which notes may be read, which may be proposed, how large a note
  * may be, and how many tool calls one server process may dispatch (CONTRACT §3, §4).
  *
- * <p>Immutable. The defaults are the contract's; a policy file ({@link PolicyFile}) or the
- * {@code -max-calls} flag may change them before the server starts, never afterwards.
+ * <p>Immutable. The defaults are the contract's; a policy file ({@link PolicyFile}) or the {@code
+ * -max-calls} flag may change them before the server starts, never afterwards.
  */
 public final class Policy {
   /** CONTRACT §5: "tool arguments object: 16 KiB as received". Not configurable. */
@@ -56,8 +56,8 @@ public final class Policy {
    */
   public static Policy of(
       List<String> readable, List<String> proposable, int maxNoteBytes, int maxCalls) {
-    return new Policy(names(readable, "readable"), names(proposable, "proposable"), maxNoteBytes,
-        maxCalls);
+    return new Policy(
+        names(readable, "readable"), names(proposable, "proposable"), maxNoteBytes, maxCalls);
   }
 
   private static List<NoteName> names(List<String> values, String list) {

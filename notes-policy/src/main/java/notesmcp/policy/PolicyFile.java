@@ -49,8 +49,8 @@ public final class PolicyFile {
       }
       bytes = Files.readAllBytes(file);
     } catch (IOException e) {
-      throw new Invalid(file, "cannot be read (" + e.getClass().getSimpleName() + ": "
-          + e.getMessage() + ")");
+      throw new Invalid(
+          file, "cannot be read (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
     }
     Policy defaults = Policy.defaults();
     List<String> readable = values(defaults.readable());
@@ -78,8 +78,11 @@ public final class PolicyFile {
             maxCalls = integer(file, parser, key);
             break;
           default:
-            throw new Invalid(file, "unknown key " + Quote.of(key)
-                + " (known: readable, proposable, maxNoteBytes, maxCalls)");
+            throw new Invalid(
+                file,
+                "unknown key "
+                    + Quote.of(key)
+                    + " (known: readable, proposable, maxNoteBytes, maxCalls)");
         }
       }
       if (parser.nextToken() != null) {

@@ -2,8 +2,8 @@ package notesmcp.policy;
 
 /**
  * Renders a client-supplied string for a refusal message: quoted, shortened, and with every
- * character that could hide or mislead (controls, format characters, non-ASCII) shown as a
- * {@code \\uXXXX} escape, so {@code notes\u2024txt} never looks like {@code notes.txt}.
+ * character that could hide or mislead (controls, format characters, non-ASCII) shown as a {@code
+ * \\uXXXX} escape, so {@code notes\u2024txt} never looks like {@code notes.txt}.
  */
 final class Quote {
   private static final int MAX_SHOWN = 80;

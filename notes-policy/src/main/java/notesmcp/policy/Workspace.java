@@ -22,10 +22,10 @@ import java.util.Objects;
  * files in it for the tools. It reads; it never writes.
  *
  * <p>A note is read only when it is a regular file with one hard link, inspected without following
- * links; it is opened with {@code O_NOFOLLOW}, and the file opened must be the file inspected
- * (same device and inode), so a swap between the check and the open is refused. A FIFO is
- * refused from its attributes, before any open that could block. Size and UTF-8 are checked on
- * the bytes (CONTRACT §3). Thread-safe: it holds no mutable state.
+ * links; it is opened with {@code O_NOFOLLOW}, and the file opened must be the file inspected (same
+ * device and inode), so a swap between the check and the open is refused. A FIFO is refused from
+ * its attributes, before any open that could block. Size and UTF-8 are checked on the bytes
+ * (CONTRACT §3). Thread-safe: it holds no mutable state.
  */
 public final class Workspace {
   private static final LinkOption[] NO_FOLLOW = {LinkOption.NOFOLLOW_LINKS};
@@ -95,14 +95,18 @@ public final class Workspace {
       }
       int links = linkCount(file);
       if (links != 1) {
-        return new Unreadable(name + " has " + links + " hard links; a note must have exactly one"
-            + " (another link may lead outside the workspace)");
+        return new Unreadable(
+            name
+                + " has "
+                + links
+                + " hard links; a note must have exactly one"
+                + " (another link may lead outside the workspace)");
       }
       if (before.size() > maxBytes) {
         return tooLarge(name, before.size(), maxBytes);
       }
-      try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ,
-          LinkOption.NOFOLLOW_LINKS)) {
+      try (FileChannel channel =
+          FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
         if (!Objects.equals(attributes(name).fileKey(), before.fileKey())) {
           return new Unreadable(name + " changed while it was being opened; try again");
         }
@@ -122,8 +126,7 @@ public final class Workspace {
       return new Unreadable(name + " cannot be read: permission denied");
     } catch (IOException e) {
       // ELOOP from O_NOFOLLOW when a link appeared after the check lands here too.
-      return new Unreadable(name + " cannot be read safely (" + e.getClass().getSimpleName()
-          + ")");
+      return new Unreadable(name + " cannot be read safely (" + e.getClass().getSimpleName() + ")");
     }
   }
 
@@ -150,9 +153,11 @@ public final class Workspace {
   }
 
   private static Read decode(NoteName name, ByteBuffer bytes) {
-    CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    CharsetDecoder utf8 =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
     CharBuffer text = CharBuffer.allocate(bytes.remaining());
     CoderResult result = utf8.decode(bytes, text, true);
     if (result.isError()) {
