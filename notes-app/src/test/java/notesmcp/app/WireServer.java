@@ -1,0 +1,323 @@
+package notesmcp.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The real server executable as a child process, spoken to in raw newline-delimited JSON-RPC.
+ *
+ * <p>Every line the server writes is parsed and validated against the official schema of the
+ * revision its request was sent in ({@link SchemaCheck}); {@link #close()} fails the test if any
+ * line was not a valid MCP message. Responses may arrive in any order; {@link #response} waits for
+ * one id and keeps the others.
+ */
+final class WireServer implements AutoCloseable {
+  static final ObjectMapper JSON = JsonMapper.builder().build();
+  static final String META =
+      "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+          + "\"io.modelcontextprotocol/clientCapabilities\":{},"
+          + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"wire-test\",\"version\":\"1\"}}";
+  private static final Duration WAIT = Duration.ofSeconds(15);
+
+  /** What a response to one request id must satisfy. */
+  private record Expectation(String revision, String resultDefinition) {}
+
+  private final Process process;
+  private final OutputStream stdin;
+  private final BlockingQueue<JsonNode> incoming = new LinkedBlockingQueue<>();
+  private final List<JsonNode> unclaimed = Collections.synchronizedList(new ArrayList<>());
+  private final Map<String, Expectation> expectations = new ConcurrentHashMap<>();
+  private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
+  private final StringBuffer stderr = new StringBuffer();
+  private final AtomicLong nextId = new AtomicLong(1);
+
+  private WireServer(Process process) {
+    this.process = process;
+    this.stdin = process.getOutputStream();
+    daemon("stdout", () -> readStdout(process.getInputStream()));
+    daemon("stderr", () -> readStderr(process.getErrorStream()));
+  }
+
+  static Path launcher() {
+    String launcher = System.getProperty("notesmcp.launcher");
+    assertThat(launcher).as("system property notesmcp.launcher (set by failsafe)").isNotNull();
+    return Path.of(launcher);
+  }
+
+  /** Starts {@code notes-mcp -serve -root root extra...}. */
+  static WireServer start(Path root, String... extra) throws IOException {
+    return start(root, Map.of(), extra);
+  }
+
+  static WireServer start(Path root, Map<String, String> env, String... extra) throws IOException {
+    List<String> command =
+        new ArrayList<>(List.of(launcher().toString(), "-serve", "-root", root.toString()));
+    command.addAll(List.of(extra));
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().putAll(env);
+    return new WireServer(builder.start());
+  }
+
+  private static void daemon(String name, Runnable body) {
+    Thread thread = new Thread(body, "wire-" + name);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  private void readStdout(InputStream in) {
+    try (BufferedReader reader =
+        new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = reader.readLine()) != null) {
+        JsonNode message;
+        try {
+          message = JSON.readTree(line);
+        } catch (RuntimeException e) {
+          violations.add("stdout line is not JSON: " + line);
+          continue;
+        }
+        check(message);
+        incoming.add(message);
+      }
+    } catch (IOException e) {
+      violations.add("reading stdout failed: " + e);
+    }
+  }
+
+  private void readStderr(InputStream in) {
+    try (BufferedReader reader =
+        new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = reader.readLine()) != null) {
+        stderr.append(line).append('\n');
+      }
+    } catch (IOException e) {
+      // the process is gone
+    }
+  }
+
+  /** Validates one message against the schema of the revision its request was sent in. */
+  private void check(JsonNode message) {
+    if (!message.isObject() || message.has("method")) {
+      violations.add("the server sent something other than a response: " + message);
+      return;
+    }
+    if (message.has("error")) {
+      violations.addAll(
+          SchemaCheck.violations(SchemaCheck.MODERN, "JSONRPCErrorResponse", message));
+      return;
+    }
+    Expectation expected =
+        message.has("id") ? expectations.get(message.get("id").toString()) : null;
+    if (expected == null) {
+      String revision =
+          message.path("result").has("resultType") ? SchemaCheck.MODERN : SchemaCheck.LEGACY;
+      violations.addAll(SchemaCheck.violations(revision, "JSONRPCResultResponse", message));
+    } else if (expected.revision().equals(SchemaCheck.MODERN)) {
+      violations.addAll(
+          SchemaCheck.violations(
+              SchemaCheck.MODERN, expected.resultDefinition() + "Response", message));
+    } else {
+      violations.addAll(
+          SchemaCheck.violations(SchemaCheck.LEGACY, "JSONRPCResultResponse", message));
+      violations.addAll(
+          SchemaCheck.violations(
+              SchemaCheck.LEGACY, expected.resultDefinition(), message.get("result")));
+    }
+  }
+
+  /** Writes one line (the newline is added). */
+  void send(String line) {
+    sendBytes((line + "\n").getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Writes raw bytes, exactly. */
+  void sendBytes(byte[] bytes) {
+    try {
+      stdin.write(bytes);
+      stdin.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Sends a 2026-07-28 request with {@code _meta} and the given extra params members. */
+  JsonNode modern(String method, String paramsMembers, String resultDefinition) {
+    long id = nextId.getAndIncrement();
+    expect(id, SchemaCheck.MODERN, resultDefinition);
+    String params = paramsMembers.isEmpty() ? META : META + "," + paramsMembers;
+    send(
+        "{\"jsonrpc\":\"2.0\",\"id\":"
+            + id
+            + ",\"method\":\""
+            + method
+            + "\",\"params\":{"
+            + params
+            + "}}");
+    return response(id);
+  }
+
+  /** A 2026-07-28 {@code tools/call}; {@code arguments} is raw JSON text or null to omit it. */
+  JsonNode call(String tool, String arguments) {
+    String members =
+        "\"name\":"
+            + JSON.writeValueAsString(tool)
+            + (arguments == null ? "" : ",\"arguments\":" + arguments);
+    return modern("tools/call", members, "CallToolResult");
+  }
+
+  /** Sends a request without modern {@code _meta} (the 2025 era), params as raw JSON or null. */
+  JsonNode legacy(String method, String params, String resultDefinition) {
+    long id = nextId.getAndIncrement();
+    expect(id, SchemaCheck.LEGACY, resultDefinition);
+    send(
+        "{\"jsonrpc\":\"2.0\",\"id\":"
+            + id
+            + ",\"method\":\""
+            + method
+            + "\""
+            + (params == null ? "" : ",\"params\":" + params)
+            + "}");
+    return response(id);
+  }
+
+  /** Registers what the response to a raw request with this id must satisfy. */
+  void expect(long id, String revision, String resultDefinition) {
+    expectations.put(Long.toString(id), new Expectation(revision, resultDefinition));
+  }
+
+  long nextId() {
+    return nextId.getAndIncrement();
+  }
+
+  /** Waits for the response with this id. */
+  JsonNode response(long id) {
+    return awaitMatching(
+        m -> m.path("id").isIntegralNumber() && m.path("id").asLong() == id,
+        "a response to id " + id);
+  }
+
+  /** Waits for the next response that has no id (an error about an unreadable message). */
+  JsonNode responseWithoutId() {
+    return awaitMatching(m -> !m.has("id"), "an error response without id");
+  }
+
+  private JsonNode awaitMatching(java.util.function.Predicate<JsonNode> wanted, String what) {
+    synchronized (unclaimed) {
+      for (JsonNode message : unclaimed) {
+        if (wanted.test(message)) {
+          unclaimed.remove(message);
+          return message;
+        }
+      }
+    }
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    try {
+      while (true) {
+        long left = deadline - System.nanoTime();
+        JsonNode message = left <= 0 ? null : incoming.poll(left, TimeUnit.NANOSECONDS);
+        if (message == null) {
+          throw new AssertionError("no " + what + " within " + WAIT + "; stderr:\n" + stderr);
+        }
+        if (wanted.test(message)) {
+          return message;
+        }
+        unclaimed.add(message);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
+  }
+
+  /** Messages that arrive within {@code quiet} of each other, including unclaimed ones. */
+  List<JsonNode> drain(Duration quiet) throws InterruptedException {
+    List<JsonNode> messages = new ArrayList<>(unclaimed);
+    unclaimed.clear();
+    JsonNode message;
+    while ((message = incoming.poll(quiet.toMillis(), TimeUnit.MILLISECONDS)) != null) {
+      messages.add(message);
+    }
+    return messages;
+  }
+
+  /** The text of the single content block of a tool result response. */
+  static String text(JsonNode response) {
+    JsonNode content = response.path("result").path("content");
+    assertThat(content.size()).as("content blocks in " + response).isEqualTo(1);
+    assertThat(content.get(0).path("type").asString()).isEqualTo("text");
+    return content.get(0).path("text").asString();
+  }
+
+  static boolean isError(JsonNode response) {
+    return response.path("result").path("isError").asBoolean();
+  }
+
+  /** Closes stdin and waits for the exit status. */
+  int closeInputAndWait() throws InterruptedException {
+    try {
+      stdin.close();
+    } catch (IOException e) {
+      // already closed
+    }
+    assertThat(process.waitFor(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+        .as("server exits after stdin closes; stderr:\n" + stderr)
+        .isTrue();
+    return process.exitValue();
+  }
+
+  Process process() {
+    return process;
+  }
+
+  String stderr() {
+    return stderr.toString();
+  }
+
+  /** Waits until stderr contains {@code text}. */
+  void awaitStderr(String text) throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (!stderr.toString().contains(text)) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("stderr never said \"" + text + "\":\n" + stderr);
+      }
+      Thread.sleep(10);
+    }
+  }
+
+  /** Stops the process and fails if any line it wrote was not a valid MCP message. */
+  @Override
+  public void close() {
+    try {
+      if (process.isAlive()) {
+        closeInputAndWait();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      process.destroyForcibly();
+    }
+    assertThat(violations).as("schema violations in what the server wrote").isEmpty();
+  }
+}
