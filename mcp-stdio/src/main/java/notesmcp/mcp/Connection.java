@@ -73,8 +73,11 @@ public final class Connection {
    * @throws IOException if it cannot be started (missing, not executable): never an empty answer
    */
   public static Connection start(List<String> command, PrintStream log) throws IOException {
-    ProcessBuilder builder =
-        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+    return start(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT), log);
+  }
+
+  /** Starts a child prepared by the caller (its environment, where its stderr goes). */
+  public static Connection start(ProcessBuilder builder, PrintStream log) throws IOException {
     return new Connection(builder.start(), log);
   }
 

@@ -101,7 +101,7 @@ final class WireServer implements AutoCloseable {
         incoming.add(message);
       }
     } catch (IOException e) {
-      violations.add("reading stdout failed: " + e);
+      // Process.destroy() closes the stream under the reader: the output simply ends.
     }
   }
 
@@ -216,6 +216,12 @@ final class WireServer implements AutoCloseable {
     return awaitMatching(
         m -> m.path("id").isIntegralNumber() && m.path("id").asLong() == id,
         "a response to id " + id);
+  }
+
+  /** Waits for the response whose id is the JSON value {@code idJson}, exactly. */
+  JsonNode responseTo(String idJson) {
+    JsonNode id = JSON.readTree(idJson);
+    return awaitMatching(m -> id.equals(m.get("id")), "a response to id " + idJson);
   }
 
   /** Waits for the next response that has no id (an error about an unreadable message). */
