@@ -1,0 +1,132 @@
+// Shared by the client scripts: the checks they run and the one JSON report they print.
+// The SDK clients themselves are used unmodified; this module only calls their public methods.
+import { readFileSync } from 'node:fs';
+
+/** The installed version of a package of this folder (its package.json is not always exported). */
+export function installedVersion(name) {
+  const file = new URL(`./node_modules/${name}/package.json`, import.meta.url);
+  return JSON.parse(readFileSync(file, 'utf8')).version;
+}
+
+/**
+ * The command line: `node ts-vN-client.mjs [--negotiation=MODE] SERVER_COMMAND [ARGS...]`. Only
+ * the v2 client reads MODE (its versionNegotiation mode, `auto` unless told).
+ */
+export function serverCommand(argv) {
+  let rest = argv.slice(2);
+  let negotiation = 'auto';
+  if (rest[0]?.startsWith('--negotiation=')) {
+    negotiation = rest[0].slice('--negotiation='.length);
+    rest = rest.slice(1);
+  }
+  const [command, ...args] = rest;
+  if (!command || !['auto', 'legacy'].includes(negotiation)) {
+    process.stderr.write(
+      'usage: node ts-vN-client.mjs [--negotiation=auto|legacy] SERVER_COMMAND [ARGS...]\n',
+    );
+    process.exit(2);
+  }
+  return { command, args, negotiation };
+}
+
+/**
+ * The child's environment: the SDK's default inherited set (what a host passes by default),
+ * plus JAVA_HOME when set, so `./notes-mcp` finds the same JDK the build used.
+ */
+export function childEnv(getDefaultEnvironment) {
+  const env = getDefaultEnvironment();
+  if (process.env.JAVA_HOME) {
+    env.JAVA_HOME = process.env.JAVA_HOME;
+  }
+  return env;
+}
+
+/**
+ * Records every JSON-RPC message on the session's transport (both directions), for the report:
+ * when an official client and our server disagree, the wire says who sent what. Wraps the
+ * transport instance's send and onmessage; the client code is untouched.
+ */
+export function traceTransport(transport) {
+  const wire = [];
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    wire.push({ dir: 'client->server', message });
+    return send(message, options);
+  };
+  let handler;
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get: () => handler,
+    set: (fn) => {
+      handler =
+        fn === undefined
+          ? undefined
+          : (message, extra) => {
+              wire.push({ dir: 'server->client', message });
+              return fn(message, extra);
+            };
+    },
+  });
+  return wire;
+}
+
+/** A thrown error as plain JSON: class, JSON-RPC code (when it is a protocol error), message, data. */
+export function describeError(error) {
+  if (!(error instanceof Error)) {
+    return { thrown: String(error) };
+  }
+  const out = { errorClass: error.constructor?.name ?? 'Error', message: error.message };
+  if (error.code !== undefined) {
+    out.code = error.code;
+  }
+  if (error.data !== undefined) {
+    out.data = error.data;
+  }
+  return out;
+}
+
+/** Runs a call and keeps either its result or what it threw. */
+async function outcome(call) {
+  try {
+    return { result: await call() };
+  } catch (error) {
+    return { error: describeError(error) };
+  }
+}
+
+/**
+ * The checks every client script runs against a connected client: list the tools, read a note,
+ * try a refused read, call a tool that does not exist.
+ */
+export async function runChecks(client) {
+  const listed = await client.listTools();
+  return {
+    tools: listed.tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: t.inputSchema,
+    })),
+    listResult: listed,
+    readNote: await outcome(() =>
+      client.callTool({ name: 'read_note', arguments: { path: 'notes.txt' } }),
+    ),
+    refusedRead: await outcome(() =>
+      client.callTool({ name: 'read_note', arguments: { path: '../secret.txt' } }),
+    ),
+    unknownTool: await outcome(() =>
+      client.callTool({ name: 'save_note', arguments: { path: 'draft.txt', content: 'x' } }),
+    ),
+  };
+}
+
+/** Prints the report and exits; any unexpected failure goes to stderr with a non-zero exit. */
+export async function main(body) {
+  let report;
+  try {
+    report = await body();
+  } catch (error) {
+    process.stderr.write(`interop client failed: ${error?.stack ?? error}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(JSON.stringify(report) + '\n', () => process.exit(0));
+}

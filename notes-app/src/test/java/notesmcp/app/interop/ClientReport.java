@@ -1,0 +1,215 @@
+package notesmcp.app.interop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The JSON report an official-SDK client script ({@code interop/ts-v*-client.mjs}) printed after
+ * talking to our server, with the checks every such client must pass. Each failure message carries
+ * the whole run: the command, the exit status, the report (with its wire trace) and stderr, where
+ * our server's diagnostics land.
+ */
+final class ClientReport {
+  private final Interop.Run run;
+  private final JsonNode json;
+
+  ClientReport(Interop.Run run) {
+    this.run = run;
+    assertThat(run.exit()).as("the client script's exit status\n%s", run).isZero();
+    this.json = run.json();
+  }
+
+  JsonNode json() {
+    return json;
+  }
+
+  ClientReport assertEra(String era, String protocolVersion) {
+    assertThat(json.path("era").asString()).as("era\n%s", run).isEqualTo(era);
+    assertThat(json.path("protocolVersion").asString())
+        .as("negotiated protocol version\n%s", run)
+        .isEqualTo(protocolVersion);
+    assertThat(json.path("serverInfo").path("name").asString())
+        .as("serverInfo.name\n%s", run)
+        .isEqualTo("notes-mcp");
+    return this;
+  }
+
+  /** Exactly the three tools, in order, with the schemas generated from the policy. */
+  ClientReport assertThreeTools() {
+    JsonNode tools = json.path("tools");
+    List<String> names = new ArrayList<>();
+    tools.forEach(t -> names.add(t.path("name").asString()));
+    assertThat(names)
+        .as("tool names\n%s", run)
+        .containsExactly("list_notes", "read_note", "propose_note");
+
+    JsonNode list = tools.get(0).path("inputSchema");
+    assertThat(list).as("list_notes inputSchema\n%s", run).isEqualTo(schema("{}", "[]"));
+
+    JsonNode read = tools.get(1).path("inputSchema");
+    assertThat(withoutDescriptions(read))
+        .as("read_note inputSchema\n%s", run)
+        .isEqualTo(
+            schema(
+                "{\"path\":{\"type\":\"string\",\"enum\":[\"notes.txt\",\"project.txt\","
+                    + "\"draft.txt\"]}}",
+                "[\"path\"]"));
+
+    JsonNode propose = tools.get(2).path("inputSchema");
+    assertThat(withoutDescriptions(propose))
+        .as("propose_note inputSchema\n%s", run)
+        .isEqualTo(
+            schema(
+                "{\"path\":{\"type\":\"string\",\"enum\":[\"draft.txt\"]},"
+                    + "\"content\":{\"type\":\"string\",\"maxLength\":2048}}",
+                "[\"path\",\"content\"]"));
+    for (JsonNode tool : tools) {
+      assertThat(tool.path("description").asString())
+          .as("%s has a description\n%s", tool.path("name"), run)
+          .isNotBlank();
+    }
+    return this;
+  }
+
+  /** read_note {"path":"notes.txt"}: one text block holding {"path":...,"content":...}. */
+  ClientReport assertReadNote() {
+    JsonNode result = result("readNote");
+    assertThat(result.path("isError").asBoolean(true)).as("readNote isError\n%s", run).isFalse();
+    assertThat(Interop.parse(onlyText(result, "readNote")))
+        .as("readNote text\n%s", run)
+        .isEqualTo(
+            Interop.parse(
+                "{\"path\":\"notes.txt\",\"content\":" + quoteJson(Interop.NOTES_TEXT) + "}"));
+    return this;
+  }
+
+  /** read_note {"path":"../secret.txt"}: a result with isError true whose reason names the path. */
+  ClientReport assertRefusedRead() {
+    JsonNode result = result("refusedRead");
+    assertThat(result.path("isError").asBoolean(false)).as("refusedRead isError\n%s", run).isTrue();
+    String reason = onlyText(result, "refusedRead");
+    assertThat(reason).as("refusal reason\n%s", run).contains("../secret.txt");
+    assertThat(run.stdout())
+        .as("the secret never crosses\n%s", run)
+        .doesNotContain(Interop.SECRET_TEXT);
+    return this;
+  }
+
+  /**
+   * tools/call save_note: the SDK threw a protocol error with code -32602, and the wire shows our
+   * server answered the request with a JSON-RPC error object (not a result, not an SDK-local
+   * check).
+   */
+  ClientReport assertUnknownToolIsInvalidParams() {
+    JsonNode error = json.path("unknownTool").path("error");
+    assertThat(json.path("unknownTool").has("result"))
+        .as("unknown tool must not produce a result\n%s", run)
+        .isFalse();
+    assertThat(error.path("code").asInt()).as("unknownTool error code\n%s", run).isEqualTo(-32602);
+    assertThat(error.path("message").asString())
+        .as("unknownTool message\n%s", run)
+        .contains("save_note");
+    JsonNode request = request("tools/call", "save_note");
+    JsonNode reply = reply(request.path("id"));
+    assertThat(reply.has("result")).as("reply to save_note on the wire\n%s", run).isFalse();
+    assertThat(reply.path("error").path("code").asInt())
+        .as("wire error code for save_note\n%s", run)
+        .isEqualTo(-32602);
+    return this;
+  }
+
+  /** Every request on the session's wire (after any probe) as the client sent it. */
+  List<JsonNode> requests() {
+    List<JsonNode> requests = new ArrayList<>();
+    for (JsonNode entry : json.path("wire")) {
+      JsonNode message = entry.path("message");
+      if ("client->server".equals(entry.path("dir").asString()) && message.has("id")) {
+        requests.add(message);
+      }
+    }
+    return requests;
+  }
+
+  List<String> methods() {
+    List<String> methods = new ArrayList<>();
+    for (JsonNode entry : json.path("wire")) {
+      if ("client->server".equals(entry.path("dir").asString())) {
+        methods.add(entry.path("message").path("method").asString());
+      }
+    }
+    return methods;
+  }
+
+  Interop.Run run() {
+    return run;
+  }
+
+  private JsonNode request(String method, String tool) {
+    for (JsonNode request : requests()) {
+      if (method.equals(request.path("method").asString())
+          && tool.equals(request.path("params").path("name").asString())) {
+        return request;
+      }
+    }
+    throw new AssertionError("no " + method + " " + tool + " request on the wire\n" + run);
+  }
+
+  private JsonNode reply(JsonNode id) {
+    for (JsonNode entry : json.path("wire")) {
+      JsonNode message = entry.path("message");
+      if ("server->client".equals(entry.path("dir").asString()) && id.equals(message.get("id"))) {
+        return message;
+      }
+    }
+    throw new AssertionError("no reply to request id " + id + " on the wire\n" + run);
+  }
+
+  private JsonNode result(String check) {
+    JsonNode outcome = json.path(check);
+    assertThat(outcome.has("result"))
+        .as("%s must be a tool result, not a thrown error\n%s", check, run)
+        .isTrue();
+    return outcome.path("result");
+  }
+
+  private String onlyText(JsonNode result, String check) {
+    JsonNode content = result.path("content");
+    assertThat(content.size()).as("%s content blocks\n%s", check, run).isEqualTo(1);
+    assertThat(content.get(0).path("type").asString())
+        .as("%s content type\n%s", check, run)
+        .isEqualTo("text");
+    return content.get(0).path("text").asString();
+  }
+
+  private static JsonNode schema(String properties, String required) {
+    String requiredMember = "[]".equals(required) ? "" : ",\"required\":" + required;
+    return Interop.parse(
+        "{\"type\":\"object\",\"properties\":"
+            + properties
+            + ",\"additionalProperties\":false"
+            + requiredMember
+            + "}");
+  }
+
+  /** The schema with each property's description removed (wording is not interoperability). */
+  private static JsonNode withoutDescriptions(JsonNode schema) {
+    JsonNode copy = schema.deepCopy();
+    copy.path("properties")
+        .forEach(
+            p -> {
+              if (p.isObject()) {
+                ((ObjectNode) p).remove("description");
+              }
+            });
+    return copy;
+  }
+
+  private static String quoteJson(String text) {
+    return JsonNodeFactory.instance.stringNode(text).toString();
+  }
+}

@@ -1,0 +1,195 @@
+package notesmcp.app.interop;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * What the interoperability tests share: where the real executable and the Node fixtures are, a
+ * workspace to serve, and running one child process to its end with its output kept.
+ *
+ * <p>The Node packages are installed by {@code npm ci} in Maven's pre-integration-test phase. A
+ * test that finds them missing fails (it never skips): a green build must mean the official SDKs
+ * were actually talked to.
+ */
+final class Interop {
+  /** What one whole client run may take: JVM and Node start-ups plus a few round trips. */
+  static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  static final String NOTES_TEXT =
+      "Interop fixture: notes.txt, read through an official SDK.\n"
+          + "Non-ASCII survives the pipes: caf\u00e9, \u2014, \u00fc.\n";
+  static final String PROJECT_TEXT = "Interop fixture: project.txt.\n";
+
+  /** Beside the workspace, reachable only by {@code ../secret.txt}: it must never be read. */
+  static final String SECRET_TEXT = "TOP-SECRET-outside-the-workspace";
+
+  private static final ObjectMapper JSON = JsonMapper.builder().build();
+
+  private Interop() {}
+
+  /** The repository root (failsafe's {@code notesmcp.repo}). */
+  static Path repo() {
+    return Path.of(property("notesmcp.repo"));
+  }
+
+  /** The {@code ./notes-mcp} launcher (failsafe's {@code notesmcp.launcher}). */
+  static Path launcher() {
+    Path launcher = Path.of(property("notesmcp.launcher"));
+    if (!Files.isExecutable(launcher)) {
+      throw new IllegalStateException("the launcher " + launcher + " is not executable");
+    }
+    return launcher;
+  }
+
+  /** A fixture script in {@code interop/}, after checking that its packages are installed. */
+  static Path script(String name) {
+    Path interop = repo().resolve("interop");
+    for (String pkg :
+        List.of(
+            "@modelcontextprotocol/client",
+            "@modelcontextprotocol/server",
+            "@modelcontextprotocol/sdk")) {
+      if (!Files.isRegularFile(
+          interop.resolve("node_modules").resolve(pkg).resolve("package.json"))) {
+        throw new IllegalStateException(
+            "interop/node_modules/"
+                + pkg
+                + " is missing: the official TypeScript SDKs are not installed. Run `npm ci` in "
+                + interop
+                + " (mvn verify does it in the pre-integration-test phase unless tests are"
+                + " skipped).");
+      }
+    }
+    Path script = interop.resolve(name);
+    if (!Files.isRegularFile(script)) {
+      throw new IllegalStateException("missing fixture script " + script);
+    }
+    return script;
+  }
+
+  /** The {@code node} executable found on PATH. */
+  static Path node() {
+    String path = System.getenv("PATH");
+    if (path != null) {
+      for (String dir : path.split(File.pathSeparator)) {
+        if (dir.isEmpty()) {
+          continue;
+        }
+        Path candidate = Path.of(dir, "node");
+        if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+          return candidate;
+        }
+      }
+    }
+    throw new IllegalStateException(
+        "`node` is not on PATH (" + path + "): the interop tests need Node.js 20 or later");
+  }
+
+  /**
+   * Makes {@code dir/workspace} holding notes.txt and project.txt, and {@code dir/secret.txt}
+   * beside it, where only a path escape could reach it.
+   */
+  static Path workspace(Path dir) throws IOException {
+    Path workspace = Files.createDirectory(dir.resolve("workspace"));
+    Files.writeString(workspace.resolve("notes.txt"), NOTES_TEXT, UTF_8);
+    Files.writeString(workspace.resolve("project.txt"), PROJECT_TEXT, UTF_8);
+    Files.writeString(dir.resolve("secret.txt"), SECRET_TEXT, UTF_8);
+    return workspace;
+  }
+
+  /** The names in {@code dir}, sorted: to check that nothing was written there. */
+  static List<String> listing(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  /** A word quoted for {@code -server-command}, which splits words as a POSIX shell would. */
+  static String shellQuote(String word) {
+    return "'" + word.replace("'", "'\\''") + "'";
+  }
+
+  static JsonNode parse(String json) {
+    return JSON.readTree(json);
+  }
+
+  /** One finished child process. */
+  record Run(List<String> command, int exit, String stdout, String stderr) {
+    /** stdout as one JSON document. */
+    JsonNode json() {
+      try {
+        return parse(stdout);
+      } catch (RuntimeException e) {
+        throw new AssertionError(
+            "stdout is not one JSON document: " + e.getMessage() + "\n" + this);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "command: "
+          + String.join(" ", command)
+          + "\nexit: "
+          + exit
+          + "\n--- stdout ---\n"
+          + stdout
+          + "\n--- stderr ---\n"
+          + stderr;
+    }
+  }
+
+  /**
+   * Runs {@code command} from the repository root with no input, to its end or {@link #TIMEOUT};
+   * its stdout and stderr go to files under {@code logs} (no pipe of ours can fill and stall it).
+   */
+  static Run run(Path logs, List<String> command) throws IOException, InterruptedException {
+    Files.createDirectories(logs);
+    Path out = Files.createTempFile(logs, "stdout", ".txt");
+    Path err = Files.createTempFile(logs, "stderr", ".txt");
+    Process process =
+        new ProcessBuilder(command)
+            .directory(repo().toFile())
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
+    if (!process.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+      List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
+      tree.forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly().waitFor();
+      throw new AssertionError(
+          "timed out after "
+              + TIMEOUT.toSeconds()
+              + " s\n"
+              + new Run(command, -1, Files.readString(out, UTF_8), Files.readString(err, UTF_8)));
+    }
+    return new Run(
+        List.copyOf(command),
+        process.exitValue(),
+        Files.readString(out, UTF_8),
+        Files.readString(err, UTF_8));
+  }
+
+  private static String property(String name) {
+    String value = System.getProperty(name);
+    if (value == null || value.isBlank()) {
+      throw new IllegalStateException(
+          "system property "
+              + name
+              + " is not set: run the interop tests through failsafe (mvn verify), which sets it");
+    }
+    return value;
+  }
+}

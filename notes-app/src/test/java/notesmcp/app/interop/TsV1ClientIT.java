@@ -1,0 +1,73 @@
+package notesmcp.app.interop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The official TypeScript SDK v1 client ({@code @modelcontextprotocol/sdk} 1.x), unmodified,
+ * against our real executable: {@code node interop/ts-v1-client.mjs ./notes-mcp -serve -root WS}.
+ * It knows only the legacy era: initialize with 2025-11-25, then plain requests without _meta.
+ */
+class TsV1ClientIT {
+  @TempDir static Path dir;
+  static Path workspace;
+  static ClientReport report;
+
+  @BeforeAll
+  static void runClient() throws IOException, InterruptedException {
+    workspace = Interop.workspace(dir);
+    List<String> command =
+        List.of(
+            Interop.node().toString(),
+            Interop.script("ts-v1-client.mjs").toString(),
+            Interop.launcher().toString(),
+            "-serve",
+            "-root",
+            workspace.toString());
+    report = new ClientReport(Interop.run(dir.resolve("logs"), command));
+  }
+
+  @Test
+  void negotiatesTheLegacyEra() {
+    report.assertEra("legacy", "2025-11-25");
+    assertThat(report.methods())
+        .as("the client's messages\n%s", report.run())
+        .startsWith("initialize", "notifications/initialized");
+    JsonNode initialize = report.requests().get(0);
+    assertThat(initialize.path("params").path("protocolVersion").asString())
+        .isEqualTo("2025-11-25");
+    assertThat(report.json().path("serverCapabilities").has("tools")).isTrue();
+  }
+
+  @Test
+  void listsExactlyTheThreeTools() {
+    report.assertThreeTools();
+  }
+
+  @Test
+  void readsTheFixtureNote() {
+    report.assertReadNote();
+  }
+
+  @Test
+  void refusedReadIsAToolResultWithIsError() {
+    report.assertRefusedRead();
+  }
+
+  @Test
+  void unknownToolIsJsonRpcInvalidParams() {
+    report.assertUnknownToolIsInvalidParams();
+  }
+
+  @Test
+  void writesNothingToTheWorkspace() throws IOException {
+    assertThat(Interop.listing(workspace)).containsExactly("notes.txt", "project.txt");
+  }
+}
