@@ -9,6 +9,7 @@ import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -124,9 +125,12 @@ public final class Workspace {
       return new Unreadable(name + " does not exist in the workspace");
     } catch (AccessDeniedException e) {
       return new Unreadable(name + " cannot be read: permission denied");
+    } catch (FileSystemException e) {
+      // ELOOP from O_NOFOLLOW, when a link appeared after the check, lands here too.
+      String reason = e.getReason() == null ? "file system error" : e.getReason();
+      return new Unreadable(name + " cannot be read: " + reason);
     } catch (IOException e) {
-      // ELOOP from O_NOFOLLOW when a link appeared after the check lands here too.
-      return new Unreadable(name + " cannot be read safely (" + e.getClass().getSimpleName() + ")");
+      return new Unreadable(name + " cannot be read: input/output error");
     }
   }
 
