@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -213,6 +215,14 @@ class OptionsTest {
   void maxCallsMustBeAWholeNumber(String value) {
     assertThat(usage("-serve", "-root", "/w", "-max-calls", value))
         .isEqualTo("-max-calls takes a whole number >= 0, not \"" + value + "\"");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"--serve=yes", "-serve=", "--help=1", "-h=x", "--version=2"})
+  @Timeout(value = 2, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void valueGivenToAFlagThatTakesNoneIsAUsageError(String word) {
+    assertThat(usage("-root", "/w", word))
+        .isEqualTo(word.substring(0, word.indexOf('=')) + " takes no value");
   }
 
   // --- help and version ---
