@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
@@ -38,6 +39,9 @@ record Options(
 
   static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
+  /** Flags that take no value. */
+  private static final Set<String> SWITCHES = Set.of("help", "h", "version", "serve");
+
   /** A command line that cannot be run; the message says what to change. */
   static final class UsageException extends Exception {
     private static final long serialVersionUID = 1L;
@@ -70,6 +74,10 @@ record Options(
       if (equals >= 0) {
         inline = flag.substring(equals + 1);
         flag = flag.substring(0, equals);
+      }
+      if (inline != null && SWITCHES.contains(flag)) {
+        // A switch has no value to step back over: the "i--" below would re-read this word forever.
+        throw new UsageException(word.substring(0, word.indexOf('=')) + " takes no value");
       }
       switch (flag) {
         case "help", "h" -> help = true;

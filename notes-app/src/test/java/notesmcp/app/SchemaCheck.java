@@ -7,6 +7,7 @@ import com.networknt.schema.SpecificationVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,8 +32,46 @@ final class SchemaCheck {
 
   private SchemaCheck() {}
 
-  /** The violations of {@code message} against {@code definition} of {@code revision}. */
+  /**
+   * The violations of {@code message} against {@code definition} of {@code revision}.
+   *
+   * <p>Some official response definitions (such as {@code CallToolResultResponse}) accept {@code
+   * anyOf} {@code InputRequiredResult} or the method's own result. {@code InputRequiredResult}
+   * requires only a string {@code resultType} and allows any other member, so on its own the schema
+   * would accept a complete result with a malformed body (an unknown content type, say). A result
+   * that is not {@code input_required} is therefore also checked against the method's own result
+   * definition.
+   */
   static List<String> violations(String revision, String definition, JsonNode message) {
+    List<String> violations = new ArrayList<>(validate(revision, definition, message));
+    String own = ownResultDefinition(revision, definition, message);
+    if (own != null) {
+      violations.addAll(validate(revision, own, message.get("result")));
+    }
+    return violations;
+  }
+
+  /** The non-InputRequiredResult branch of a response's result, if it has to be checked. */
+  private static String ownResultDefinition(String revision, String definition, JsonNode message) {
+    JsonNode result = message.get("result");
+    if (result == null
+        || !result.isObject()
+        || "input_required".equals(result.path("resultType").asString(""))) {
+      return null;
+    }
+    JsonNode document = DOCUMENTS.computeIfAbsent(revision, SchemaCheck::load);
+    JsonNode branches = document.path("$defs").path(definition).path("properties").path("result");
+    String own = null;
+    for (JsonNode branch : branches.path("anyOf")) {
+      String ref = branch.path("$ref").asString("");
+      if (ref.startsWith("#/$defs/") && !ref.equals("#/$defs/InputRequiredResult")) {
+        own = ref.substring("#/$defs/".length());
+      }
+    }
+    return own;
+  }
+
+  private static List<String> validate(String revision, String definition, JsonNode message) {
     Schema schema =
         SCHEMAS.computeIfAbsent(
             revision + "#" + definition,

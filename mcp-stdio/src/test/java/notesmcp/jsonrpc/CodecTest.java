@@ -1,0 +1,555 @@
+package notesmcp.jsonrpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import notesmcp.jsonrpc.Message.Failure;
+import notesmcp.jsonrpc.Message.Notification;
+import notesmcp.jsonrpc.Message.Request;
+import notesmcp.jsonrpc.Message.Success;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.util.RawValue;
+
+class CodecTest {
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private final Codec codec = new Codec(Set.of("arguments"));
+
+  private Message decode(String line) throws Codec.Malformed {
+    byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+    return codec.decode(bytes, bytes.length);
+  }
+
+  private Failure malformed(String line) {
+    try {
+      Message message = decode(line);
+      throw new AssertionError("decoded " + message);
+    } catch (Codec.Malformed e) {
+      assertThat(e.getMessage()).isEqualTo(e.failure().error().message());
+      return e.failure();
+    }
+  }
+
+  private static String text(byte[] line) {
+    return new String(line, StandardCharsets.UTF_8);
+  }
+
+  // --- decoding the four kinds ---
+
+  @Test
+  void requestIsDecoded() throws Exception {
+    Message message =
+        decode("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\",\"params\":{}}");
+
+    assertThat(message).isEqualTo(new Request(Id.of(7), "tools/list", NODES.objectNode()));
+  }
+
+  @Test
+  void requestWithAStringIdAndNoParamsIsDecoded() throws Exception {
+    Message message = decode("{\"method\":\"ping\",\"id\":\"abc\",\"jsonrpc\":\"2.0\"}");
+
+    assertThat(message).isEqualTo(new Request(Id.of("abc"), "ping", null));
+  }
+
+  @Test
+  void notificationIsARequestWithoutId() throws Exception {
+    Message message =
+        decode(
+            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
+                + "\"params\":{\"requestId\":3,\"reason\":\"slow\"}}");
+
+    assertThat(message).isInstanceOf(Notification.class);
+    Notification notification = (Notification) message;
+    assertThat(notification.method()).isEqualTo("notifications/cancelled");
+    assertThat(notification.params().get("requestId").longValue()).isEqualTo(3);
+    assertThat(notification.params().get("reason").stringValue()).isEqualTo("slow");
+  }
+
+  @Test
+  void successIsDecoded() throws Exception {
+    Message message = decode("{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"result\":{\"a\":[1,true]}}");
+
+    assertThat(message).isInstanceOf(Success.class);
+    assertThat(((Success) message).id()).isEqualTo(Id.of("x"));
+    assertThat(((Success) message).result()).hasToString("{\"a\":[1,true]}");
+  }
+
+  @Test
+  void failureIsDecodedWithItsData() throws Exception {
+    Message message =
+        decode(
+            "{\"jsonrpc\":\"2.0\",\"id\":4,\"error\":{\"code\":-32022,\"message\":\"no\","
+                + "\"data\":{\"supported\":[\"2026-07-28\"]}}}");
+
+    assertThat(message)
+        .isEqualTo(
+            new Failure(
+                Id.of(4),
+                new ErrorObject(-32022, "no", JSON.readTree("{\"supported\":[\"2026-07-28\"]}"))));
+  }
+
+  @Test
+  void failureWithANullIdIsDecodedWithoutId() throws Exception {
+    Message message =
+        decode("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"bad\"}}");
+
+    assertThat(message).isEqualTo(new Failure(null, new ErrorObject(-32700, "bad")));
+  }
+
+  @Test
+  void failureWithoutAnIntegerCodeIsInvalid() {
+    Failure failure =
+        malformed("{\"jsonrpc\":\"2.0\",\"id\":4,\"error\":{\"code\":\"x\",\"message\":\"m\"}}");
+
+    assertThat(failure)
+        .isEqualTo(
+            new Failure(
+                Id.of(4),
+                new ErrorObject(
+                    -32600,
+                    "Invalid Request: an error needs an integer \"code\" and a string"
+                        + " \"message\"")));
+  }
+
+  @Test
+  void unknownEnvelopeMembersAreIgnored() throws Exception {
+    Message message = decode("{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1,\"x\":[{}]}");
+
+    assertThat(message).isEqualTo(new Request(Id.of(1), "ping", null));
+  }
+
+  // --- raw params ---
+
+  @Test
+  void rawArgumentsAreKeptByteExactWithDuplicatesWhitespaceAndEscapes() throws Exception {
+    String arguments = "{ \"path\" : \"a\\u0041\\n\",\n\t\"path\":\"b\" ,\"n\":[1 , {}] }";
+    Request request =
+        (Request)
+            decode(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                    + "{\"name\":\"read_note\",\"arguments\":"
+                    + arguments
+                    + "}}");
+
+    assertThat(request.rawParam("arguments")).contains(arguments);
+    assertThat(request.params().get("name").stringValue()).isEqualTo("read_note");
+  }
+
+  @Test
+  void rawArgumentsAreExactWhenMultiByteCharactersPrecedeAndFillThem() throws Exception {
+    String arguments = "{\"content\":\"\u20ac \u00e9 \ud83d\ude00\",\"path\":\"\u0434\"}";
+    Request request =
+        (Request)
+            decode(
+                "{\"jsonrpc\":\"2.0\",\"id\":\"\u00e9\u00e9\u20ac\ud83d\ude00\",\"method\":"
+                    + "\"tools/call\",\"params\":{\"name\":\"\u65e5\u672c\",\"arguments\":"
+                    + arguments
+                    + ",\"after\":\"\u00fc\"}}");
+
+    assertThat(request.rawParam("arguments")).contains(arguments);
+    assertThat(request.params().get("after").stringValue()).isEqualTo("\u00fc");
+    assertThat(request.id()).isEqualTo(Id.of("\u00e9\u00e9\u20ac\ud83d\ude00"));
+  }
+
+  @Test
+  void rawArgumentsAreExactWhenTheLineDoesNotStartAtTheBuffersStart() throws Exception {
+    String arguments = "{\"a\":\"\u20ac\"}";
+    byte[] line =
+        ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"arguments\":"
+                + arguments
+                + "}}")
+            .getBytes(StandardCharsets.UTF_8);
+    byte[] buffer = new byte[line.length + 100];
+    System.arraycopy(line, 0, buffer, 0, line.length);
+    buffer[line.length] = 'x'; // bytes past length are not part of the line
+
+    Request request = (Request) codec.decode(buffer, line.length);
+
+    assertThat(request.rawParam("arguments")).contains(arguments);
+  }
+
+  @Test
+  void argumentsThatAreNotAnObjectAreDecodedAsATree() throws Exception {
+    Request request =
+        (Request)
+            decode(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+                    + "\"params\":{\"arguments\":[1,2]}}");
+
+    assertThat(request.rawParam("arguments")).isEmpty();
+    assertThat(request.params().get("arguments").isArray()).isTrue();
+  }
+
+  @Test
+  void onlyTheNamedParamsMemberIsKeptRaw() throws Exception {
+    Request request =
+        (Request)
+            decode(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\","
+                    + "\"params\":{\"other\":{ \"a\" : 1 }}}");
+
+    assertThat(request.rawParam("other")).isEmpty();
+    assertThat(request.params().get("other").toString()).isEqualTo("{\"a\":1}");
+  }
+
+  @Test
+  void rawArgumentsAreWrittenBackAsReceived() throws Exception {
+    String arguments = "{ \"k\" : \"\u20ac\", \"k\" : 2 }";
+    String line =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"arguments\":"
+            + arguments
+            + "}}";
+
+    assertThat(text(codec.encode(decode(line)))).isEqualTo(line);
+  }
+
+  // --- invalid requests ---
+
+  @Test
+  void duplicateEnvelopeKeyIsAnInvalidRequestKeepingTheId() {
+    assertThat(malformed("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"a\",\"method\":\"b\"}"))
+        .isEqualTo(
+            new Failure(
+                Id.of(5), new ErrorObject(-32600, "Invalid Request: duplicate key \"method\"")));
+  }
+
+  @Test
+  void duplicateParamsKeyIsAnInvalidRequest() {
+    assertThat(
+            malformed(
+                "{\"jsonrpc\":\"2.0\",\"id\":\"q\",\"method\":\"m\","
+                    + "\"params\":{\"name\":\"a\",\"name\":\"b\"}}"))
+        .isEqualTo(
+            new Failure(
+                Id.of("q"), new ErrorObject(-32600, "Invalid Request: duplicate key \"name\"")));
+  }
+
+  @Test
+  void duplicateRawArgumentsMemberIsAnInvalidRequest() {
+    assertThat(
+            malformed(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\","
+                    + "\"params\":{\"arguments\":{},\"arguments\":{}}}"))
+        .isEqualTo(
+            new Failure(
+                Id.of(1), new ErrorObject(-32600, "Invalid Request: duplicate key \"arguments\"")));
+  }
+
+  @Test
+  void duplicateKeyDeepInsideParamsIsAnInvalidRequest() {
+    assertThat(
+            malformed(
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\","
+                        + "\"params\":{\"_meta\":{\"x\":[{\"k\":1,\"k\":2}]}}}")
+                .error()
+                .message())
+        .isEqualTo("Invalid Request: duplicate key \"k\"");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{\"id\":9,\"method\":\"ping\"}",
+        "{\"jsonrpc\":\"1.0\",\"id\":9,\"method\":\"ping\"}",
+        "{\"jsonrpc\":2.0,\"id\":9,\"method\":\"ping\"}",
+        "{\"jsonrpc\":null,\"id\":9,\"method\":\"ping\"}",
+      })
+  void wrongJsonrpcVersionIsAnInvalidRequestKeepingTheId(String line) {
+    assertThat(malformed(line))
+        .isEqualTo(
+            new Failure(
+                Id.of(9), new ErrorObject(-32600, "Invalid Request: \"jsonrpc\" must be \"2.0\"")));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"null", "1.5", "{}", "[1]", "true", "1e3"})
+  void requestIdThatIsNotAStringOrIntegerIsAnInvalidRequestWithoutId(String id) {
+    assertThat(malformed("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"ping\"}"))
+        .isEqualTo(
+            new Failure(
+                null,
+                new ErrorObject(-32600, "Invalid Request: \"id\" must be a string or an integer")));
+  }
+
+  @Test
+  void methodThatIsNotAStringIsAnInvalidRequest() {
+    assertThat(malformed("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7}"))
+        .isEqualTo(
+            new Failure(
+                Id.of(1), new ErrorObject(-32600, "Invalid Request: \"method\" must be a string")));
+  }
+
+  @Test
+  void requestWithAResultIsAnInvalidRequest() {
+    assertThat(malformed("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"result\":{}}"))
+        .isEqualTo(
+            new Failure(
+                Id.of(1),
+                new ErrorObject(
+                    -32600, "Invalid Request: a request has no \"result\" or \"error\"")));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{\"jsonrpc\":\"2.0\"}",
+        "{\"jsonrpc\":\"2.0\",\"id\":1}",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{},\"error\":{\"code\":1,\"message\":\"m\"}}",
+        "{\"jsonrpc\":\"2.0\",\"result\":{}}",
+      })
+  void objectThatIsNeitherRequestNorResponseIsAnInvalidRequest(String line) {
+    assertThat(malformed(line).error())
+        .isEqualTo(
+            new ErrorObject(
+                -32600, "Invalid Request: neither a request, a notification nor a response"));
+  }
+
+  @Test
+  void batchIsAnInvalidRequestWithoutId() {
+    assertThat(malformed("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]"))
+        .isEqualTo(
+            new Failure(
+                null,
+                new ErrorObject(
+                    -32600,
+                    "Invalid Request: batches are not supported; send one message per line")));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"42", "\"ping\"", "null", "true"})
+  void scalarIsAnInvalidRequest(String line) {
+    assertThat(malformed(line))
+        .isEqualTo(
+            new Failure(
+                null, new ErrorObject(-32600, "Invalid Request: a message must be a JSON object")));
+  }
+
+  // --- parse errors and bounds ---
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{\"jsonrpc\":\"2.0\",",
+        "{jsonrpc:\"2.0\"}",
+        "{\"jsonrpc\":'2.0'}",
+        "not json",
+        "{\"a\":1,}",
+        "[1,2",
+      })
+  void malformedJsonIsAParseError(String line) {
+    Failure failure = malformed(line);
+
+    assertThat(failure.id()).isNull();
+    assertThat(failure.error().code()).isEqualTo(-32700);
+    assertThat(failure.error().message()).startsWith("Parse error: ");
+  }
+
+  @Test
+  void emptyLineIsAParseError() {
+    assertThat(malformed(""))
+        .isEqualTo(new Failure(null, new ErrorObject(-32700, "Parse error: empty message")));
+    assertThat(malformed("   ").error().message()).isEqualTo("Parse error: empty message");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{\"jsonrpc\":\"2.0\",\"method\":\"ping\"} {}",
+        "{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}",
+        "[] []",
+        "1 2",
+      })
+  void twoValuesOnOneLineAreAParseError(String line) {
+    assertThat(malformed(line))
+        .isEqualTo(
+            new Failure(
+                null,
+                new ErrorObject(-32700, "Parse error: more than one JSON value on the line")));
+  }
+
+  /** A request whose params hold {@code depth - 1} nested arrays: {@code depth} levels in all. */
+  private static String nested(int depth) {
+    int arrays = depth - 1;
+    return "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":"
+        + "[".repeat(arrays)
+        + "]".repeat(arrays)
+        + "}";
+  }
+
+  @Test
+  void nestingOfSixtyFourLevelsIsAccepted() throws Exception {
+    assertThat(decode(nested(64))).isInstanceOf(Notification.class);
+  }
+
+  @Test
+  void nestingOfSixtyFiveLevelsIsAParseError() {
+    Failure failure = malformed(nested(65));
+
+    assertThat(failure.id()).isNull();
+    assertThat(failure.error().code()).isEqualTo(-32700);
+  }
+
+  @Test
+  void deeplyNestedRawArgumentsAreBoundedToo() {
+    String arguments = "{\"a\":".repeat(70) + "1" + "}".repeat(70);
+
+    assertThat(
+            malformed(
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+                        + "\"params\":{\"arguments\":"
+                        + arguments
+                        + "}}")
+                .error()
+                .code())
+        .isEqualTo(-32700);
+  }
+
+  @Test
+  void numberOfAHundredDigitsIsAccepted() throws Exception {
+    String digits = "1".repeat(100);
+    Notification notification =
+        (Notification)
+            decode("{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"n\":" + digits + "}}");
+
+    assertThat(notification.params().get("n").bigIntegerValue()).isEqualTo(new BigInteger(digits));
+  }
+
+  @Test
+  void numberOfAHundredAndOneDigitsIsAParseError() {
+    Failure failure =
+        malformed(
+            "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"n\":" + "1".repeat(101) + "}}");
+
+    assertThat(failure.id()).isNull();
+    assertThat(failure.error().code()).isEqualTo(-32700);
+  }
+
+  @Test
+  void stringOverOneMebibyteIsAParseError() {
+    Failure failure =
+        malformed(
+            "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"s\":\""
+                + "x".repeat(1024 * 1024 + 1)
+                + "\"}}");
+
+    assertThat(failure.error().code()).isEqualTo(-32700);
+  }
+
+  // --- encoding ---
+
+  @Test
+  void encodedMessageIsOneCompactLineEvenWhenStringsHoldLineBreaks() {
+    ObjectNode result = NODES.objectNode();
+    result.put("text", "one\ntwo\r\nthree\u2028four\u0000");
+    result.put("key\nwith break", true);
+
+    byte[] line = codec.encode(new Success(Id.of(1), result));
+
+    assertThat(line).doesNotContain((byte) '\n', (byte) '\r');
+    assertThat(text(line))
+        .isEqualTo(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"text\":\"one\\ntwo\\r\\nthree\u2028four"
+                + "\\u0000\",\"key\\nwith break\":true}}");
+  }
+
+  @Test
+  void errorMessageWithLineBreaksStaysOnOneLine() {
+    byte[] line = codec.encode(new Failure(Id.of("a"), new ErrorObject(-32603, "first\nsecond\r")));
+
+    assertThat(line).doesNotContain((byte) '\n', (byte) '\r');
+    assertThat(text(line))
+        .isEqualTo(
+            "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"error\":{\"code\":-32603,"
+                + "\"message\":\"first\\nsecond\\r\"}}");
+  }
+
+  @Test
+  void rawValueWithALineBreakIsNeverWritten() {
+    ObjectNode params = NODES.objectNode();
+    params.putRawValue("arguments", new RawValue("{\n}"));
+
+    assertThatThrownBy(() -> codec.encode(new Request(Id.of(1), "m", params)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("an encoded message must not contain a line break");
+  }
+
+  @Test
+  void idsAreEchoedUnchanged() throws Exception {
+    List<String> ids =
+        List.of(
+            "0",
+            "-1",
+            "9223372036854775807",
+            "123456789012345678901234567890",
+            "\"\"",
+            "\"1\"",
+            "\"\u00e9\\u0000\"");
+    for (String id : ids) {
+      Request request =
+          (Request) decode("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"m\"}");
+
+      String reply = text(codec.encode(new Success(request.id(), NODES.objectNode())));
+
+      assertThat(reply).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{}}");
+    }
+  }
+
+  @Test
+  void stringAndIntegerIdsWithTheSameDigitsDiffer() throws Exception {
+    Request number = (Request) decode("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\"}");
+    Request string = (Request) decode("{\"jsonrpc\":\"2.0\",\"id\":\"1\",\"method\":\"m\"}");
+
+    assertThat(number.id()).isNotEqualTo(string.id()).isEqualTo(Id.of(1));
+    assertThat(number.id()).hasToString("1");
+    assertThat(string.id()).hasToString("\"1\"");
+  }
+
+  @Test
+  void failureWithoutIdOmitsTheIdMember() {
+    byte[] line = codec.encode(new Failure(null, new ErrorObject(-32700, "Parse error: x")));
+
+    assertThat(text(line))
+        .isEqualTo(
+            "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,\"message\":\"Parse error: x\"}}");
+  }
+
+  @Test
+  void notificationAndRequestWithoutParamsOmitParams() {
+    assertThat(text(codec.encode(new Notification("notifications/initialized", null))))
+        .isEqualTo("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+    assertThat(text(codec.encode(new Request(Id.of(2), "ping", null))))
+        .isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
+  }
+
+  @Test
+  void everyKindOfMessageSurvivesARoundTrip() throws Exception {
+    JsonNode data = JSON.readTree("{\"supported\":[\"2026-07-28\"],\"requested\":\"x\"}");
+    List<Message> messages =
+        List.of(
+            new Request(Id.of(1), "tools/list", JSON.readTree("{\"_meta\":{\"a\":[1,2.5,null]}}")),
+            new Request(Id.of("r-1"), "ping", null),
+            new Notification("notifications/cancelled", JSON.readTree("{\"requestId\":1}")),
+            new Success(Id.of(new BigInteger("99999999999999999999").toString()), data),
+            new Success(Id.of(3), JSON.readTree("{\"text\":\"a\\nb \u20ac\"}")),
+            new Failure(Id.of(4), new ErrorObject(-32022, "Unsupported", data)),
+            new Failure(null, new ErrorObject(-32600, "Invalid Request")));
+    for (Message message : messages) {
+      byte[] line = codec.encode(message);
+      Message decoded = codec.decode(line, line.length);
+
+      assertThat(decoded).hasSameClassAs(message).hasToString(message.toString());
+      assertThat(codec.encode(decoded)).isEqualTo(line);
+    }
+  }
+}

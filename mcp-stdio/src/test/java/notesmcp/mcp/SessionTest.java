@@ -1,0 +1,220 @@
+package notesmcp.mcp;
+
+import static notesmcp.mcp.CannedServer.SILENT;
+import static notesmcp.mcp.CannedServer.error;
+import static notesmcp.mcp.CannedServer.result;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class SessionTest {
+  private static final Implementation CLIENT = new Implementation("test-client", "9");
+  private static final Duration DEADLINE = Duration.ofSeconds(5);
+  private static final Duration PROBE = Duration.ofSeconds(5);
+  private static final Duration GRACE = Duration.ofSeconds(2);
+  private static final String META =
+      "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+          + "\"io.modelcontextprotocol/clientCapabilities\":{},"
+          + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"test-client\",\"version\":\"9\"}}";
+  private static final String DISCOVERED =
+      "{\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":{\"tools\":{}},"
+          + "\"resultType\":\"complete\",\"_meta\":{\"io.modelcontextprotocol/serverInfo\":"
+          + "{\"name\":\"canned\",\"version\":\"1.2\"}}}";
+  private static final String INITIALIZED =
+      "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{}},"
+          + "\"serverInfo\":{\"name\":\"old\",\"version\":\"0.9\"}}";
+
+  @TempDir Path dir;
+  private final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
+  private final PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
+
+  private String log() {
+    return logBytes.toString(StandardCharsets.UTF_8);
+  }
+
+  private Session connect(CannedServer server) throws Exception {
+    return Session.connect(
+        () -> Connection.start(server.command(), log), CLIENT, DEADLINE, PROBE, log);
+  }
+
+  private CannedServer server(String... replies) {
+    return new CannedServer(dir.resolve("received.log"), replies);
+  }
+
+  @Test
+  void modernServerIsDiscoveredAndEveryRequestCarriesMeta() throws Exception {
+    CannedServer server =
+        server(
+            result(1, DISCOVERED),
+            result(2, "{\"resultType\":\"complete\",\"tools\":[{\"name\":\"t\"}]}"),
+            result(
+                3,
+                "{\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"ok\"}],"
+                    + "\"isError\":false}"));
+    Session session = connect(server);
+
+    assertThat(session.isModern()).isTrue();
+    assertThat(session.version()).isEqualTo("2026-07-28");
+    assertThat(session.listTools().toString()).isEqualTo("[{\"name\":\"t\"}]");
+    assertThat(session.callTool("t", "{\"a\":1,\"a\":2}").at("/content/0/text").stringValue())
+        .isEqualTo("ok");
+    assertThat(session.close(GRACE)).isZero();
+
+    assertThat(server.received())
+        .containsExactly(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{"
+                + META
+                + "}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{" + META + "}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"t\","
+                + "\"arguments\":{\"a\":1,\"a\":2},"
+                + META
+                + "}}");
+    assertThat(log()).contains("modern era, protocol 2026-07-28, server canned 1.2");
+  }
+
+  @Test
+  void legacyServerIsReachedThroughInitializeAfterAnErrorToDiscover() throws Exception {
+    CannedServer server =
+        server(
+            error(1, -32601, "Method not found: server/discover"),
+            result(2, INITIALIZED),
+            result(3, "{\"tools\":[]}"));
+    Session session = connect(server);
+
+    assertThat(session.isModern()).isFalse();
+    assertThat(session.version()).isEqualTo("2025-11-25");
+    assertThat(session.listTools().toString()).isEqualTo("[]");
+    session.close(GRACE);
+
+    List<String> received = server.received();
+    assertThat(received).hasSize(4);
+    assertThat(received.get(1))
+        .isEqualTo(
+            "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"initialize\",\"params\":{"
+                + "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+                + "\"clientInfo\":{\"name\":\"test-client\",\"version\":\"9\"}}}");
+    assertThat(received.get(2))
+        .isEqualTo("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+    assertThat(received.get(3))
+        .isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\",\"params\":{}}");
+    assertThat(log())
+        .contains("server/discover answered -32601")
+        .contains("legacy era, protocol 2025-11-25, server old 0.9");
+  }
+
+  @Test
+  void fallbackIsNotKeyedToOneErrorCode() throws Exception {
+    Session session = connect(server(error(1, -32602, "Invalid params"), result(2, INITIALIZED)));
+
+    assertThat(session.isModern()).isFalse();
+    session.close(GRACE);
+  }
+
+  @Test
+  void silenceWithinTheProbeTimeoutFallsBackToInitialize() throws Exception {
+    CannedServer server = server(SILENT, result(2, INITIALIZED));
+    Session session =
+        Session.connect(
+            () -> Connection.start(server.command(), log),
+            CLIENT,
+            DEADLINE,
+            Duration.ofMillis(200),
+            log);
+
+    assertThat(session.isModern()).isFalse();
+    session.close(GRACE);
+    assertThat(log()).contains("no answer to server/discover within 200 ms");
+  }
+
+  @Test
+  void serverThatExitsOnTheProbeIsStartedAgainForTheHandshake() throws Exception {
+    CannedServer exits = server("EXIT:1");
+    CannedServer legacy = new CannedServer(dir.resolve("second.log"), result(1, INITIALIZED));
+    AtomicInteger starts = new AtomicInteger();
+
+    Session session =
+        Session.connect(
+            () -> Connection.start((starts.getAndIncrement() == 0 ? exits : legacy).command(), log),
+            CLIENT,
+            DEADLINE,
+            PROBE,
+            log);
+
+    assertThat(starts).hasValue(2);
+    assertThat(session.isModern()).isFalse();
+    assertThat(session.version()).isEqualTo("2025-11-25");
+    session.close(GRACE);
+  }
+
+  @Test
+  void unsupportedVersionErrorMeansAModernServerThatRefusesUs() {
+    CannedServer server =
+        server(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32022,\"message\":\"Unsupported"
+                + " protocol version\",\"data\":{\"supported\":[\"2027-01-01\"],"
+                + "\"requested\":\"2026-07-28\"}}}");
+
+    assertThatThrownBy(() -> connect(server))
+        .isInstanceOf(Session.Incompatible.class)
+        .hasMessage(
+            "the server is modern but refused 2026-07-28: Unsupported protocol version (it"
+                + " supports [\"2027-01-01\"])");
+  }
+
+  @Test
+  void discoveryWithoutOurVersionIsIncompatible() {
+    CannedServer server = server(result(1, DISCOVERED.replace("\"2026-07-28\"", "\"2027-01-01\"")));
+
+    assertThatThrownBy(() -> connect(server))
+        .isInstanceOf(Session.Incompatible.class)
+        .hasMessage("the server supports [2027-01-01], not 2026-07-28");
+  }
+
+  @Test
+  void unknownResultTypeIsIncompatible() {
+    CannedServer server =
+        server(result(1, DISCOVERED.replace("\"complete\"", "\"input_required\"")));
+
+    assertThatThrownBy(() -> connect(server))
+        .isInstanceOf(Session.Incompatible.class)
+        .hasMessage(
+            "the server answered with resultType \"input_required\", which this client does not"
+                + " handle");
+  }
+
+  @Test
+  void initializeAnsweredWithAnUnknownVersionIsIncompatible() {
+    CannedServer server =
+        server(error(1, -32601, "no"), result(2, INITIALIZED.replace("2025-11-25", "2024-11-05")));
+
+    assertThatThrownBy(() -> connect(server))
+        .isInstanceOf(Session.Incompatible.class)
+        .hasMessage(
+            "the server answered initialize with protocol version \"2024-11-05\"; this client"
+                + " speaks 2026-07-28 and [2025-11-25, 2025-06-18, 2025-03-26]");
+  }
+
+  @Test
+  void callResultWithoutContentIsIncompatible() throws Exception {
+    Session session =
+        connect(server(result(1, DISCOVERED), result(2, "{\"resultType\":\"complete\"}")));
+
+    assertThatThrownBy(() -> session.callTool("t", null))
+        .isInstanceOf(Session.Incompatible.class)
+        .hasMessage("tools/call returned a result without content");
+    session.close(GRACE);
+  }
+}

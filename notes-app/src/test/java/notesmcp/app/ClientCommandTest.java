@@ -1,0 +1,181 @@
+package notesmcp.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The client modes' exit codes (CONTRACT §2), against a stand-in server: a few lines of {@code sh}
+ * that answer each request carrying an id with the next canned line ({@code EXIT:n} exits).
+ */
+@Timeout(value = 20, unit = TimeUnit.SECONDS)
+class ClientCommandTest {
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final String SCRIPT =
+      "while IFS= read -r line; do\n"
+          + "  case \"$line\" in\n"
+          + "    *'\"id\"'*)\n"
+          + "      case \"$1\" in\n"
+          + "        EXIT:*) exit \"${1#EXIT:}\" ;;\n"
+          + "        *) printf '%s\\n' \"$1\" ;;\n"
+          + "      esac\n"
+          + "      shift ;;\n"
+          + "  esac\n"
+          + "done\n";
+  private static final String DISCOVERED =
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"supportedVersions\":[\"2026-07-28\"],"
+          + "\"capabilities\":{\"tools\":{}},\"resultType\":\"complete\"}}";
+
+  @TempDir Path dir;
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+  private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
+
+  /** A -server-command running the canned script with these replies (no single quotes in them). */
+  private String server(String... replies) throws IOException {
+    Path script = Files.writeString(dir.resolve("server.sh"), SCRIPT);
+    StringBuilder command = new StringBuilder("sh '").append(script).append('\'');
+    for (String reply : replies) {
+      command.append(" '").append(reply).append('\'');
+    }
+    return command.toString();
+  }
+
+  private int run(String... args) {
+    return Main.run(args, InputStream.nullInputStream(), out, err);
+  }
+
+  private String out() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private String err() {
+    return errBytes.toString(StandardCharsets.UTF_8);
+  }
+
+  private static String callResult(boolean isError) {
+    return "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[{\"type\":\"text\","
+        + "\"text\":\"hi\"}],\"isError\":"
+        + isError
+        + ",\"resultType\":\"complete\"}}";
+  }
+
+  @Test
+  void listPrintsTheToolsAsJsonAndExitsZero() throws IOException {
+    String tools =
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"tools\":[{\"name\":\"t\"}],"
+            + "\"resultType\":\"complete\"}}";
+
+    assertThat(run("-server-command", server(DISCOVERED, tools))).isZero();
+
+    assertThat(JSON.readTree(out())).isEqualTo(JSON.readTree("[{\"name\":\"t\"}]"));
+    assertThat(err()).contains("modern era, protocol 2026-07-28");
+  }
+
+  @Test
+  void successfulCallPrintsTheResultAndExitsZero() throws IOException {
+    assertThat(run("-server-command", server(DISCOVERED, callResult(false)), "-tool", "t"))
+        .isZero();
+
+    assertThat(JSON.readTree(out()).at("/content/0/text").stringValue()).isEqualTo("hi");
+  }
+
+  @Test
+  void toolErrorPrintsTheResultAndExitsOne() throws IOException {
+    assertThat(
+            run(
+                "-server-command",
+                server(DISCOVERED, callResult(true)),
+                "-tool",
+                "t",
+                "-args",
+                "{}"))
+        .isEqualTo(1);
+
+    assertThat(JSON.readTree(out()).get("isError").booleanValue()).isTrue();
+  }
+
+  @Test
+  void jsonRpcErrorExitsThreeWithNothingOnStdout() throws IOException {
+    String unknownTool =
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":-32602,"
+            + "\"message\":\"Unknown tool: save_note\"}}";
+
+    assertThat(run("-server-command", server(DISCOVERED, unknownTool), "-tool", "save_note"))
+        .isEqualTo(3);
+
+    assertThat(out()).isEmpty();
+    assertThat(err())
+        .contains(
+            "notes-mcp: the server answered with a protocol error: -32602 Unknown tool:"
+                + " save_note");
+  }
+
+  @Test
+  void unsupportedVersionExitsThree() throws IOException {
+    String refused =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32022,\"message\":\"Unsupported\","
+            + "\"data\":{\"supported\":[\"2030-01-01\"],\"requested\":\"2026-07-28\"}}}";
+
+    assertThat(run("-server-command", server(refused))).isEqualTo(3);
+
+    assertThat(out()).isEmpty();
+    assertThat(err()).contains("the server is modern but refused 2026-07-28");
+  }
+
+  @Test
+  void serverThatCannotStartExitsFourLoudly() {
+    Path missing = dir.resolve("no-such-server");
+
+    assertThat(run("-server-command", missing.toString())).isEqualTo(4);
+
+    assertThat(out()).isEmpty();
+    assertThat(err())
+        .startsWith("notes-mcp: could not start or reach the server " + missing + ": ");
+  }
+
+  @Test
+  void serverThatCrashesBeforeAnsweringExitsFour() throws IOException {
+    assertThat(run("-server-command", server("EXIT:5"))).isEqualTo(4);
+
+    assertThat(out()).isEmpty();
+    assertThat(err()).contains("exited with status 5");
+  }
+
+  @Test
+  void serverThatCrashesDuringTheCallExitsFour() throws IOException {
+    assertThat(run("-server-command", server(DISCOVERED, "EXIT:6"), "-tool", "t")).isEqualTo(4);
+
+    assertThat(out()).isEmpty();
+    assertThat(err()).contains("notes-mcp: the server exited with status 6 before answering");
+  }
+
+  @Test
+  void silentServerMissesTheDeadlineAndExitsFour() throws IOException {
+    Path script = Files.writeString(dir.resolve("silent.sh"), "cat > /dev/null\n");
+
+    assertThat(run("-server-command", "sh " + script, "-tool", "t", "-timeout", "300ms"))
+        .isEqualTo(4);
+
+    assertThat(out()).isEmpty();
+    assertThat(err()).contains("did not answer");
+  }
+
+  @Test
+  void emptyServerCommandIsAUsageError() {
+    assertThat(run("-server-command", " ")).isEqualTo(2);
+
+    assertThat(err()).isEqualTo("notes-mcp: -server-command is empty" + System.lineSeparator());
+  }
+}

@@ -1,0 +1,72 @@
+package notesmcp.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.CancellationException;
+import notesmcp.mcp.CancelToken;
+import notesmcp.mcp.Tool;
+import notesmcp.mcp.ToolResult;
+import notesmcp.policy.Notes;
+import notesmcp.policy.Policy;
+import notesmcp.policy.ToolDefinition;
+import notesmcp.policy.Workspace;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class NoteToolsTest {
+  @TempDir Path dir;
+  private Notes notes;
+  private NoteTools tools;
+
+  @BeforeEach
+  void createTools() throws IOException {
+    Files.writeString(dir.resolve("notes.txt"), "hello");
+    notes = new Notes(Policy.defaults(), Workspace.at(dir), Clock.systemUTC());
+    tools = new NoteTools(notes);
+  }
+
+  @Test
+  void definitionsPassThroughUnchanged() {
+    assertThat(tools.list()).hasSameSizeAs(notes.tools());
+    for (int i = 0; i < notes.tools().size(); i++) {
+      Tool tool = tools.list().get(i);
+      ToolDefinition definition = notes.tools().get(i);
+      assertThat(tool.name()).isEqualTo(definition.name());
+      assertThat(tool.description()).isEqualTo(definition.description());
+      assertThat(tool.inputSchema()).isEqualTo(definition.inputSchema());
+    }
+  }
+
+  @Test
+  void answerIsAResultWithIsErrorFalse() {
+    assertThat(tools.call("read_note", "{\"path\":\"notes.txt\"}", new CancelToken()))
+        .isEqualTo(new ToolResult("{\"path\":\"notes.txt\",\"content\":\"hello\"}", false));
+  }
+
+  @Test
+  void refusalIsAResultWithIsErrorTrueAndTheSameText() {
+    assertThat(tools.call("read_note", "{\"path\":\"../notes.txt\"}", new CancelToken()))
+        .isEqualTo(
+            new ToolResult(
+                "path \"../notes.txt\" is not allowed: it must be exactly one of notes.txt,"
+                    + " project.txt, draft.txt",
+                true));
+  }
+
+  @Test
+  void cancelledTokenStopsTheCallBeforeThePolicyRuns() {
+    CancelToken token = new CancelToken();
+    token.cancel("user");
+
+    assertThatThrownBy(
+            () -> tools.call("propose_note", "{\"path\":\"draft.txt\",\"content\":\"x\"}", token))
+        .isInstanceOf(CancellationException.class);
+    assertThat(notes.pending()).isNull();
+  }
+}
