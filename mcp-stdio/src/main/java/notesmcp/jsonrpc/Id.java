@@ -27,8 +27,20 @@ public record Id(JsonNode value) {
     return node != null && (node.isString() || node.isIntegralNumber());
   }
 
+  /** The id for a log line: a string id is quoted and its control characters escaped. */
   @Override
   public String toString() {
-    return value.isString() ? '"' + value.stringValue() + '"' : value.asString();
+    if (!value.isString()) {
+      return value.asString();
+    }
+    StringBuilder out = new StringBuilder().append('"');
+    for (char c : value.stringValue().toCharArray()) {
+      if (c < 0x20 || c == 0x7f || c == '"' || c == '\\') {
+        out.append(String.format("\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.append('"').toString();
   }
 }
