@@ -113,58 +113,65 @@ record Options(
     if (version) {
       return only(Mode.VERSION);
     }
-    boolean decides = approve != null || sha256 != null || reject != null;
+    Options parsed =
+        new Options(
+            null,
+            root,
+            tool,
+            arguments,
+            timeout,
+            policy,
+            serverCommand,
+            maxCalls,
+            proposals,
+            approve,
+            sha256,
+            reject);
     if (review) {
-      if (serve
-          || tool != null
-          || arguments != null
-          || timeout != null
-          || serverCommand != null
-          || policy != null
-          || maxCalls != null) {
-        throw new UsageException(
-            "review takes only -root, -proposals, and --approve ID --sha256 HEX or --reject ID");
-      }
-      if (root == null || proposals == null) {
-        throw new UsageException("review needs -root PATH and -proposals DIR");
-      }
-      if ((approve == null) != (sha256 == null)) {
-        throw new UsageException(
-            "--approve ID needs --sha256 HEX, the proposal's full SHA-256, and --sha256 needs"
-                + " --approve ID");
-      }
-      if (approve != null && reject != null) {
-        throw new UsageException("give --approve or --reject, not both");
-      }
-      return new Options(
-          Mode.REVIEW,
-          root,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          proposals,
-          approve,
-          sha256,
-          reject);
+      return parsed.forReview(serve);
     }
-    if (decides) {
+    if (approve != null || sha256 != null || reject != null) {
       throw new UsageException("--approve, --sha256 and --reject go with the review command only");
     }
-    if (serve) {
-      if (root == null) {
-        throw new UsageException("-serve needs -root PATH, the workspace folder");
-      }
-      if (tool != null || arguments != null || timeout != null || serverCommand != null) {
-        throw new UsageException(
-            "-tool, -args, -timeout and -server-command are client flags;"
-                + " they do not go with -serve");
-      }
-      return new Options(
-          Mode.SERVE, root, null, null, null, policy, null, maxCalls, proposals, null, null, null);
+    return serve ? parsed.forServe() : parsed.forClient();
+  }
+
+  private boolean hasClientFlags() {
+    return tool != null || arguments != null || timeout != null || serverCommand != null;
+  }
+
+  private Options forReview(boolean serve) throws UsageException {
+    if (serve || hasClientFlags() || policyFile != null || maxCalls != null) {
+      throw new UsageException(
+          "review takes only -root, -proposals, and --approve ID --sha256 HEX or --reject ID");
     }
+    if (root == null || proposals == null) {
+      throw new UsageException("review needs -root PATH and -proposals DIR");
+    }
+    if ((approve == null) != (sha256 == null)) {
+      throw new UsageException(
+          "--approve ID needs --sha256 HEX, the proposal's full SHA-256, and --sha256 needs"
+              + " --approve ID");
+    }
+    if (approve != null && reject != null) {
+      throw new UsageException("give --approve or --reject, not both");
+    }
+    return with(Mode.REVIEW, null);
+  }
+
+  private Options forServe() throws UsageException {
+    if (root == null) {
+      throw new UsageException("-serve needs -root PATH, the workspace folder");
+    }
+    if (hasClientFlags()) {
+      throw new UsageException(
+          "-tool, -args, -timeout and -server-command are client flags;"
+              + " they do not go with -serve");
+    }
+    return with(Mode.SERVE, null);
+  }
+
+  private Options forClient() throws UsageException {
     if (root == null && serverCommand == null) {
       throw new UsageException(
           "give -root PATH (the workspace to serve), or -serve -root PATH" + " to run the server");
@@ -172,19 +179,23 @@ record Options(
     if (arguments != null && tool == null) {
       throw new UsageException("-args needs -tool NAME");
     }
+    return with(tool == null ? Mode.LIST : Mode.CALL, timeout == null ? DEFAULT_TIMEOUT : timeout);
+  }
+
+  private Options with(Mode newMode, Duration newTimeout) {
     return new Options(
-        tool == null ? Mode.LIST : Mode.CALL,
+        newMode,
         root,
         tool,
         arguments,
-        timeout == null ? DEFAULT_TIMEOUT : timeout,
-        policy,
+        newTimeout,
+        policyFile,
         serverCommand,
         maxCalls,
         proposals,
-        null,
-        null,
-        null);
+        approve,
+        sha256,
+        reject);
   }
 
   private static Options only(Mode mode) {

@@ -2,9 +2,9 @@ package notesmcp.app;
 
 import java.nio.file.Path;
 import notesmcp.policy.Proposal;
-import notesmcp.policy.ProposalDirectory.Damaged;
-import notesmcp.policy.ProposalDirectory.Entry;
-import notesmcp.policy.ProposalDirectory.Valid;
+import notesmcp.policy.Recorded;
+import notesmcp.policy.Recorded.Damaged;
+import notesmcp.policy.Recorded.Valid;
 import notesmcp.policy.Requester;
 
 /**
@@ -20,7 +20,7 @@ final class ProposalView {
   private ProposalView() {}
 
   /** The block for one entry, ending with a newline. */
-  static String render(Entry entry, Path destination) {
+  static String render(Recorded entry, Path destination) {
     if (entry instanceof Damaged) {
       Damaged damaged = (Damaged) entry;
       return "Damaged proposal "

@@ -2,6 +2,7 @@ package notesmcp.app;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -9,8 +10,8 @@ import java.util.function.Supplier;
 import notesmcp.policy.Approvals;
 import notesmcp.policy.Approvals.Decision;
 import notesmcp.policy.ProposalDirectory;
-import notesmcp.policy.ProposalDirectory.Entry;
-import notesmcp.policy.ProposalDirectory.Valid;
+import notesmcp.policy.Recorded;
+import notesmcp.policy.Recorded.Valid;
 import notesmcp.policy.Workspace;
 
 /**
@@ -36,44 +37,59 @@ final class ReviewCommand {
       PrintStream out,
       PrintStream err,
       Supplier<Optional<ControllingTerminal>> terminal) {
-    Approvals approvals;
-    try {
-      Workspace workspace = Workspace.at(options.root());
-      ProposalDirectory directory = ProposalDirectory.open(options.proposals(), workspace);
-      approvals =
-          new Approvals(
-              workspace, directory, Clock.systemUTC(), err, Checkpoints.fromSystemProperties(err));
-    } catch (IOException e) {
-      err.println("notes-mcp: -root " + options.root() + ": not a usable folder (" + e + ")");
-      return ExitCode.USAGE;
-    } catch (ProposalDirectory.Unusable e) {
-      err.println("notes-mcp: " + e.getMessage());
+    Approvals approvals = open(options, err);
+    if (approvals == null) {
       return ExitCode.USAGE;
     }
     try {
       for (String line : approvals.recover()) {
         err.println("notes-mcp: " + line);
       }
-      if (options.approve() != null) {
-        return report(approvals.approve(options.approve(), options.sha256()), out, err);
-      }
-      if (options.reject() != null) {
-        return report(approvals.reject(options.reject()), out, err);
-      }
-      List<Entry> pending = approvals.pending();
-      Optional<ControllingTerminal> tty = terminal.get();
-      if (tty.isEmpty()) {
-        return list(pending, approvals, options, out, err);
-      }
-      try (ControllingTerminal person = tty.get()) {
-        return ask(pending, approvals, person);
-      }
+      return review(approvals, options, out, err, terminal);
     } catch (IOException e) {
       err.println(
           "notes-mcp: review failed ("
               + e
               + "); a crash-safe step may be half done: run review again to complete it");
       return ExitCode.IO_FAILURE;
+    }
+  }
+
+  /** The approval path over the folders the options name, or null after saying why not. */
+  private static Approvals open(Options options, PrintStream err) {
+    try {
+      Workspace workspace = Workspace.at(options.root());
+      ProposalDirectory directory = ProposalDirectory.open(options.proposals(), workspace);
+      return new Approvals(
+          workspace, directory, Clock.systemUTC(), err, Checkpoints.fromSystemProperties(err));
+    } catch (IOException e) {
+      err.println("notes-mcp: -root " + options.root() + ": not a usable folder (" + e + ")");
+    } catch (ProposalDirectory.Unusable e) {
+      err.println("notes-mcp: " + e.getMessage());
+    }
+    return null;
+  }
+
+  private static ExitCode review(
+      Approvals approvals,
+      Options options,
+      PrintStream out,
+      PrintStream err,
+      Supplier<Optional<ControllingTerminal>> terminal)
+      throws IOException {
+    if (options.approve() != null) {
+      return report(approvals.approve(options.approve(), options.sha256()), out, err);
+    }
+    if (options.reject() != null) {
+      return report(approvals.reject(options.reject()), out, err);
+    }
+    List<Recorded> pending = approvals.pending();
+    Optional<ControllingTerminal> tty = terminal.get();
+    if (tty.isEmpty()) {
+      return list(pending, approvals, options, out, err);
+    }
+    try (ControllingTerminal person = tty.get()) {
+      return ask(pending, approvals, person);
     }
   }
 
@@ -91,8 +107,12 @@ final class ReviewCommand {
    * and approves nothing" (approvals issue).
    */
   private static ExitCode list(
-      List<Entry> pending, Approvals approvals, Options options, PrintStream out, PrintStream err) {
-    for (Entry entry : pending) {
+      List<Recorded> pending,
+      Approvals approvals,
+      Options options,
+      PrintStream out,
+      PrintStream err) {
+    for (Recorded entry : pending) {
       out.print(ProposalView.render(entry, destination(entry, approvals)));
       out.println(
           "  "
@@ -113,7 +133,7 @@ final class ReviewCommand {
     return ExitCode.OK;
   }
 
-  private static String command(Entry entry, Options options) {
+  private static String command(Recorded entry, Options options) {
     String base =
         "notes-mcp review -root "
             + VisibleText.render(options.root().toString())
@@ -126,15 +146,15 @@ final class ReviewCommand {
   }
 
   /** Asks about each proposal on the terminal; stops early if the terminal ends (Ctrl-D). */
-  private static ExitCode ask(List<Entry> pending, Approvals approvals, ControllingTerminal person)
-      throws IOException {
+  private static ExitCode ask(
+      List<Recorded> pending, Approvals approvals, ControllingTerminal person) throws IOException {
     PrintStream screen = person.out();
     if (pending.isEmpty()) {
       screen.println("No pending proposals.");
       return ExitCode.OK;
     }
     ExitCode result = ExitCode.OK;
-    for (Entry entry : pending) {
+    for (Recorded entry : pending) {
       screen.println();
       screen.print(ProposalView.render(entry, destination(entry, approvals)));
       String answer = person.ask(prompt(entry, approvals));
@@ -156,7 +176,7 @@ final class ReviewCommand {
     return result;
   }
 
-  private static String prompt(Entry entry, Approvals approvals) {
+  private static String prompt(Recorded entry, Approvals approvals) {
     if (entry instanceof Valid) {
       return "Type yes to create "
           + VisibleText.render(destination(entry, approvals).toString())
@@ -169,7 +189,7 @@ final class ReviewCommand {
    * The decision an answer asks for, or null to skip. The approval carries the SHA-256 of the bytes
    * just shown, so it is bound to them: if the record changed since, it is refused.
    */
-  private static Decision decide(String answer, Entry entry, Approvals approvals)
+  private static Decision decide(String answer, Recorded entry, Approvals approvals)
       throws IOException {
     if (answer.equals("yes") && entry instanceof Valid) {
       return approvals.approve(entry.id(), ((Valid) entry).proposal().sha256());
@@ -180,7 +200,7 @@ final class ReviewCommand {
     return null;
   }
 
-  private static java.nio.file.Path destination(Entry entry, Approvals approvals) {
+  private static Path destination(Recorded entry, Approvals approvals) {
     return entry instanceof Valid ? approvals.fileOf(((Valid) entry).proposal()) : null;
   }
 }

@@ -7,20 +7,16 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.function.Consumer;
-import notesmcp.policy.ProposalDirectory.Damaged;
-import notesmcp.policy.ProposalDirectory.Entry;
 import notesmcp.policy.ProposalDirectory.Status;
-import notesmcp.policy.ProposalDirectory.Valid;
+import notesmcp.policy.Recorded.Damaged;
+import notesmcp.policy.Recorded.Valid;
 
 /**
  * The trusted approval path: the only code that creates a note, and only for a proposal a person
@@ -109,7 +105,7 @@ public final class Approvals {
           directory.removeStaleTemporaries();
           List<String> done = new ArrayList<>();
           for (String id : directory.ids()) {
-            Entry entry = directory.status(id) == Status.PENDING ? directory.load(id) : null;
+            Recorded entry = directory.status(id) == Status.PENDING ? directory.load(id) : null;
             if (entry instanceof Valid) {
               Proposal proposal = ((Valid) entry).proposal();
               if (holdsThisNote(proposal)) {
@@ -125,8 +121,8 @@ public final class Approvals {
   }
 
   /** The pending proposals, oldest first, damaged records last. */
-  public List<Entry> pending() throws IOException {
-    List<Entry> pending = new ArrayList<>();
+  public List<Recorded> pending() throws IOException {
+    List<Recorded> pending = new ArrayList<>();
     for (String id : directory.ids()) {
       if (directory.status(id) == Status.PENDING) {
         pending.add(directory.load(id));
@@ -134,8 +130,9 @@ public final class Approvals {
     }
     pending.sort(
         Comparator.comparing(
-                (Entry e) -> e instanceof Valid ? ((Valid) e).proposal().createdAt() : Instant.MAX)
-            .thenComparing(Entry::id));
+                (Recorded e) ->
+                    e instanceof Valid ? ((Valid) e).proposal().createdAt() : Instant.MAX)
+            .thenComparing(Recorded::id));
     return pending;
   }
 
@@ -160,7 +157,7 @@ public final class Approvals {
   }
 
   private Decision approveLocked(String id, String sha256) throws IOException {
-    Entry entry;
+    Recorded entry;
     try {
       entry = directory.load(id);
     } catch (NoSuchFileException e) {
@@ -196,6 +193,10 @@ public final class Approvals {
               + id
               + ")");
     }
+    if (!holdsThisNote(proposal)) {
+      // Only if someone else writes into the workspace mid-commit; never mark that committed.
+      throw new IOException(fileOf(proposal) + " changed during the commit; it was not recorded");
+    }
     finish(proposal);
     return new Done("created " + fileOf(proposal) + " (" + proposal.bytes().length + " bytes)");
   }
@@ -207,7 +208,7 @@ public final class Approvals {
     }
     return locked(
         () -> {
-          Entry entry;
+          Recorded entry;
           try {
             entry = directory.load(id);
           } catch (NoSuchFileException e) {
@@ -259,31 +260,7 @@ public final class Approvals {
 
   /** Whether D is this proposal's note: see the class comment. */
   private boolean holdsThisNote(Proposal proposal) throws IOException {
-    Path note = fileOf(proposal);
-    BasicFileAttributes attributes;
-    try {
-      attributes = Files.readAttributes(note, BasicFileAttributes.class, NO_FOLLOW);
-    } catch (NoSuchFileException e) {
-      return false;
-    }
-    if (!attributes.isRegularFile()) {
-      return false;
-    }
-    int links = DurableFiles.linkCount(note);
-    if (links == 2 && !isSameFile(attributes, tempOf(proposal)) || links > 2) {
-      return false;
-    }
-    byte[] bytes = DurableFiles.readRegular(note, proposal.bytes().length);
-    return bytes != null && Arrays.equals(bytes, proposal.bytes());
-  }
-
-  private static boolean isSameFile(BasicFileAttributes note, Path temp) throws IOException {
-    try {
-      BasicFileAttributes other = Files.readAttributes(temp, BasicFileAttributes.class, NO_FOLLOW);
-      return other.isRegularFile() && Objects.equals(other.fileKey(), note.fileKey());
-    } catch (NoSuchFileException e) {
-      return false;
-    }
+    return workspace.holdsExactly(proposal.path(), proposal.bytes(), tempOf(proposal));
   }
 
   private Path tempOf(Proposal proposal) {
@@ -296,7 +273,7 @@ public final class Approvals {
         work);
   }
 
-  private static String sha256Of(Entry entry) {
+  private static String sha256Of(Recorded entry) {
     return entry instanceof Valid ? ((Valid) entry).proposal().sha256() : "unknown (damaged)";
   }
 

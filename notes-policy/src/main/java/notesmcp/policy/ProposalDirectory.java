@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -59,20 +60,6 @@ public final class ProposalDirectory {
       return name().toLowerCase(java.util.Locale.ROOT);
     }
   }
-
-  /** One record as read: a proposal, or the reason it cannot be trusted. */
-  public sealed interface Entry permits Valid, Damaged {
-    String id();
-  }
-
-  public record Valid(Proposal proposal) implements Entry {
-    @Override
-    public String id() {
-      return proposal.id();
-    }
-  }
-
-  public record Damaged(String id, String problem) implements Entry {}
 
   /** Thrown when the folder may not hold proposals; the message says why and what to do. */
   public static final class Unusable extends Exception {
@@ -212,12 +199,13 @@ public final class ProposalDirectory {
    *
    * @throws NoSuchFileException if there is none
    */
-  Entry load(String id) throws IOException {
+  Recorded load(String id) throws IOException {
     Path record = dir.resolve(id + RECORD);
     long owner = ((Number) Files.getAttribute(record, "unix:uid", NO_FOLLOW)).longValue();
     int mode = ((Number) Files.getAttribute(record, "unix:mode", NO_FOLLOW)).intValue();
     if (owner != uid || (mode & 0022) != 0) {
-      return new Damaged(id, "record is not owner-only (someone else could have changed it)");
+      return new Recorded.Damaged(
+          id, "record is not owner-only (someone else could have changed it)");
     }
     byte[] bytes;
     try {
@@ -225,15 +213,15 @@ public final class ProposalDirectory {
     } catch (NoSuchFileException e) {
       throw e;
     } catch (IOException e) {
-      return new Damaged(id, "record cannot be read safely (" + e.getMessage() + ")");
+      return new Recorded.Damaged(id, "record cannot be read safely (" + e.getMessage() + ")");
     }
     if (bytes == null) {
-      return new Damaged(id, "record is larger than " + MAX_RECORD_BYTES + " bytes");
+      return new Recorded.Damaged(id, "record is larger than " + MAX_RECORD_BYTES + " bytes");
     }
     try {
-      return new Valid(RecordFormat.decode(id, bytes));
+      return new Recorded.Valid(RecordFormat.decode(id, bytes));
     } catch (RecordFormat.Damaged e) {
-      return new Damaged(id, "record " + e.getMessage());
+      return new Recorded.Damaged(id, "record " + e.getMessage());
     }
   }
 
@@ -248,15 +236,15 @@ public final class ProposalDirectory {
       if (status(id) != Status.PENDING) {
         continue;
       }
-      Entry entry = load(id);
-      if (entry instanceof Damaged) {
+      Recorded entry = load(id);
+      if (entry instanceof Recorded.Damaged) {
         return Optional.of(
             "a pending proposal record ("
                 + id
                 + ") cannot be read; a person must run 'notes-mcp review' before anything more"
                 + " can be proposed");
       }
-      if (((Valid) entry).proposal().path().equals(name)) {
+      if (((Recorded.Valid) entry).proposal().path().equals(name)) {
         return Optional.of(
             "a proposal for "
                 + name
@@ -268,9 +256,25 @@ public final class ProposalDirectory {
     return Optional.empty();
   }
 
-  /** Keeps {@code proposal} durably: when this returns, a crash cannot lose it. */
+  /**
+   * Keeps {@code proposal} durably: when this returns, a crash cannot lose it. When it throws,
+   * nothing is pending: a record that got its name but could not be made durable is removed again,
+   * since the client is told the proposal was not kept.
+   */
   void store(Proposal proposal) throws IOException {
-    DurableFiles.publish(dir, proposal.id() + RECORD, RecordFormat.encode(proposal));
+    Path record = dir.resolve(proposal.id() + RECORD);
+    try {
+      DurableFiles.publish(dir, record.getFileName().toString(), RecordFormat.encode(proposal));
+    } catch (FileAlreadyExistsException e) {
+      throw e; // not ours to remove
+    } catch (IOException e) {
+      try {
+        Files.deleteIfExists(record);
+      } catch (IOException again) {
+        e.addSuppressed(again);
+      }
+      throw e;
+    }
   }
 
   /** Records a decision beside the record; refused if any decision is already recorded. */

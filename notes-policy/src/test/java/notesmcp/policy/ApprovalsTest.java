@@ -149,7 +149,7 @@ class ApprovalsTest {
     assertThat(folders.note("draft.txt")).doesNotExist();
     assertThat(folders.approvals().pending())
         .containsExactly(
-            new ProposalDirectory.Damaged(
+            new Recorded.Damaged(
                 id,
                 "record content does not match its recorded SHA-256 (tampered with or"
                     + " corrupted)"));
