@@ -85,15 +85,16 @@ public final class ProposalDirectory {
   }
 
   /**
-   * Opens {@code dir}, creating it {@code 0700} if it is missing. "DIR must be outside the
-   * workspace and must not be group- or world-writable; otherwise startup fails with a clear
-   * message"; "decided on real paths (links resolved)"; "DIR must be owned by the user ... (its
-   * parents are not checked)" (approvals issue).
+   * Opens {@code dir}, creating it (and any missing parent) {@code 0700} if it is missing. "DIR
+   * must be outside the workspace and must not be group- or world-writable; otherwise startup fails
+   * with a clear message"; "decided on real paths (links resolved)"; "DIR must be owned by the user
+   * ... (its parents are not checked)" (approvals issue).
    */
   public static ProposalDirectory open(Path dir, Workspace workspace) throws Unusable {
     try {
       if (Files.notExists(dir, NO_FOLLOW)) {
-        Files.createDirectory(
+        // Missing parents too (like mkdir -p), and each one private: nothing else goes in them.
+        Files.createDirectories(
             dir,
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
       }

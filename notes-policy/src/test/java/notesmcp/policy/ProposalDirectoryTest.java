@@ -26,6 +26,19 @@ class ProposalDirectoryTest {
   }
 
   @Test
+  void missingParentsAreCreatedOwnerOnlyToo() throws Exception {
+    Workspace workspace = Workspace.at(Files.createDirectories(dir.resolve("w")));
+
+    ProposalDirectory opened = ProposalDirectory.open(dir.resolve("state/notes-mcp/p"), workspace);
+
+    for (Path created :
+        List.of(opened.path(), dir.resolve("state/notes-mcp"), dir.resolve("state"))) {
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(created)))
+          .isEqualTo("rwx------");
+    }
+  }
+
+  @Test
   void aFolderInsideTheWorkspaceIsRefused() throws Exception {
     Workspace workspace = Workspace.at(Files.createDirectories(dir.resolve("w")));
 
