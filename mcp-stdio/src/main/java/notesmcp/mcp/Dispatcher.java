@@ -19,7 +19,8 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Checks run in CONTRACT §4's order: the method ({@code -32601}), the {@code _meta} fields
  * ({@code -32602}), the version ({@code -32022}), then the method's own params. Called by several
- * worker threads at once; its only state is the negotiated legacy version.
+ * worker threads at once; its only state is the negotiated legacy version and the legacy client's
+ * self-reported {@code clientInfo}.
  */
 final class Dispatcher {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -35,6 +36,7 @@ final class Dispatcher {
   private final Server.Options options;
   private final PrintStream log;
   private volatile String legacyVersion;
+  private volatile Implementation legacyClient;
 
   Dispatcher(Tools tools, Server.Options options, PrintStream log) {
     this.tools = tools;
@@ -42,8 +44,11 @@ final class Dispatcher {
     this.log = log;
   }
 
-  /** The era and version a request is served under, decided before its method runs. */
-  private record Context(boolean modern, String version) {}
+  /**
+   * The era and version a request is served under, decided before its method runs, and the client's
+   * self-reported identity (null when it gave none).
+   */
+  private record Context(boolean modern, String version, Implementation client) {}
 
   JsonNode handle(Request request, CancelToken token) throws RpcException {
     Context context = context(request);
@@ -54,7 +59,7 @@ final class Dispatcher {
       case Methods.TOOLS_LIST:
         return finish(context, listTools(params, context));
       case Methods.TOOLS_CALL:
-        return finish(context, callTool(request, token));
+        return finish(context, callTool(request, context, token));
       case Methods.INITIALIZE:
         return initialize(params);
       case Methods.PING:
@@ -79,7 +84,7 @@ final class Dispatcher {
       if (!Versions.SUPPORTED.contains(meta.protocolVersion())) {
         throw ProtocolErrors.unsupportedVersion(meta.protocolVersion());
       }
-      return new Context(true, meta.protocolVersion());
+      return new Context(true, meta.protocolVersion(), meta.clientInfo());
     }
     if (!LEGACY_METHODS.contains(method)) {
       throw ProtocolErrors.methodNotFound(method, "");
@@ -97,7 +102,7 @@ final class Dispatcher {
               + "\"] is required (2026-07-28 requests carry it on every request; 2025 clients send"
               + " initialize first)");
     }
-    return new Context(false, version);
+    return new Context(false, version, legacyClient);
   }
 
   private ObjectNode discover() {
@@ -132,7 +137,8 @@ final class Dispatcher {
     return result;
   }
 
-  private ObjectNode callTool(Request request, CancelToken token) throws RpcException {
+  private ObjectNode callTool(Request request, Context context, CancelToken token)
+      throws RpcException {
     JsonNode params = request.params();
     JsonNode name = params == null ? null : params.get("name");
     if (name == null || !name.isString()) {
@@ -154,7 +160,7 @@ final class Dispatcher {
       throw ProtocolErrors.invalidParams("Unknown tool: " + tool);
     }
     holdForTests(request, token);
-    return tools.call(tool, arguments.orElse(null), token).toJson();
+    return tools.call(tool, arguments.orElse(null), context.client(), token).toJson();
   }
 
   /** Test hook: holds a call before it reaches the tools until it is cancelled or time passes. */
@@ -187,8 +193,9 @@ final class Dispatcher {
         Versions.LEGACY.contains(requested.stringValue())
             ? requested.stringValue()
             : Versions.LEGACY.get(0);
-    legacyVersion = version;
     JsonNode client = params.get("clientInfo");
+    legacyClient = implementation(client);
+    legacyVersion = version;
     log.println(
         "notes-mcp: legacy client "
             + (client == null ? "(unnamed)" : client)
@@ -202,6 +209,21 @@ final class Dispatcher {
       result.put("instructions", options.instructions());
     }
     return result;
+  }
+
+  /**
+   * A legacy client's {@code clientInfo}, kept for the tools when it has string {@code name} and
+   * {@code version}; anything else is kept as no identity at all. It is only ever recorded as
+   * self-reported, so it is read leniently here and never refused.
+   */
+  private static Implementation implementation(JsonNode clientInfo) {
+    if (clientInfo == null
+        || !clientInfo.path("name").isString()
+        || !clientInfo.path("version").isString()) {
+      return null;
+    }
+    return new Implementation(
+        clientInfo.get("name").stringValue(), clientInfo.get("version").stringValue());
   }
 
   private JsonNode finish(Context context, ObjectNode result) {

@@ -15,8 +15,12 @@ public interface Tools {
    * Calls {@code name}, one of {@link #list()}.
    *
    * @param rawArguments the arguments object exactly as received, or null when omitted
+   * @param client the name and version the client reported for itself, or null when it reported
+   *     none: {@code _meta["io.modelcontextprotocol/clientInfo"]} of a 2026-07-28 request, or the
+   *     {@code clientInfo} of a legacy session's {@code initialize}. Self-reported, never verified:
+   *     fit for a record or a log, never for a decision.
    * @param token cancelled when the client cancels; checked before anything runs
    * @throws CancellationException if the call was cancelled before it ran
    */
-  ToolResult call(String name, String rawArguments, CancelToken token);
+  ToolResult call(String name, String rawArguments, Implementation client, CancelToken token);
 }

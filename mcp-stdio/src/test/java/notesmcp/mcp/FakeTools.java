@@ -37,7 +37,8 @@ final class FakeTools implements Tools {
   }
 
   @Override
-  public ToolResult call(String name, String rawArguments, CancelToken token) {
+  public ToolResult call(
+      String name, String rawArguments, Implementation client, CancelToken token) {
     if (token.isCancelled()) {
       throw new CancellationException("cancelled before " + name + " ran");
     }

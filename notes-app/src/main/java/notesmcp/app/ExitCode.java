@@ -1,6 +1,6 @@
 package notesmcp.app;
 
-/** The program's exit codes (CONTRACT §2). */
+/** The program's exit codes (CONTRACT §2; review: approvals issue). */
 enum ExitCode {
   /** The server ran until its input closed, or the client's call succeeded. */
   OK(0),
@@ -11,7 +11,14 @@ enum ExitCode {
   /** The server answered with a JSON-RPC error, or speaks no version this client does. */
   PROTOCOL_ERROR(3),
   /** The server could not be started, crashed, or did not answer within the deadline. */
-  SERVER_FAILURE(4);
+  SERVER_FAILURE(4),
+  /**
+   * Review: an approval or rejection was refused (wrong SHA-256, already decided, the destination
+   * exists, a damaged record); nothing changed. The review counterpart of {@link #TOOL_ERROR}.
+   */
+  REFUSED(1),
+  /** Review: a file operation failed midway; running review again completes or clears it. */
+  IO_FAILURE(5);
 
   final int code;
 

@@ -15,6 +15,11 @@ final class Help {
             Start a server on PATH, print its tool definitions as JSON, close it.
         notes-mcp -root PATH -tool NAME [-args JSON] [-timeout T]
             Start a server on PATH, call one tool, print the MCP result as JSON.
+        notes-mcp review -root PATH -proposals DIR [--approve ID --sha256 HEX | --reject ID]
+            Review proposals kept by '-serve -proposals DIR', outside MCP. In a terminal:
+            shows each pending one (destination, bytes, SHA-256, content made inert) and
+            asks; only 'yes' approves, 'reject' rejects, anything else skips. Without a
+            terminal: lists them and approves nothing. --approve needs the full SHA-256.
         notes-mcp -server-command 'CMD ARGS...' [-tool NAME [-args JSON]]
             The same client modes against any stdio MCP server: probes with
             server/discover, falls back to initialize for 2025 servers, and says
@@ -29,12 +34,18 @@ final class Help {
         -policy FILE         JSON policy: readable, proposable, maxNoteBytes, maxCalls
         -max-calls N         tool calls one server process dispatches (default 16)
         -proposals DIR       keep proposals durably in DIR for 'notes-mcp review'
+                             (outside the workspace, yours, not group/world-writable)
+        -approve ID          review: approve proposal ID (with -sha256)
+        -sha256 HEX          review: the proposal's full SHA-256, 64 hex digits
+        -reject ID           review: reject proposal ID
         -server-command CMD  the server to start instead of this program's -serve
         -help, -version
 
       Exit codes (client): 0 success; 1 the tool returned isError; 2 usage error;
         3 protocol error (a JSON-RPC error reply, an unsupported version);
         4 the server could not start, crashed, or missed the deadline.
+      Exit codes (review): 0 done (or listed); 1 refused, nothing changed; 2 usage
+        error or unusable folder; 5 a file operation failed (run review again).
       """;
 
   private Help() {}

@@ -9,8 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The {@code notes-mcp} program: {@code -serve} runs the MCP server on stdin/stdout; otherwise it
- * is a one-shot client that starts a server, lists its tools or calls one, and closes it.
+ * The {@code notes-mcp} program: {@code -serve} runs the MCP server on stdin/stdout; {@code review}
+ * lets a person approve or reject kept proposals; otherwise it is a one-shot client that starts a
+ * server, lists its tools or calls one, and closes it.
  */
 public final class Main {
   private Main() {}
@@ -49,6 +50,8 @@ public final class Main {
       case LIST:
       case CALL:
         return ClientCommand.run(options, stdout, err).code;
+      case REVIEW:
+        return ReviewCommand.run(options, stdout, err, ControllingTerminal::open).code;
       default:
         throw new AssertionError(options.mode());
     }

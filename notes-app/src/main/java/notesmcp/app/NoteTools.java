@@ -3,17 +3,21 @@ package notesmcp.app;
 import java.util.ArrayList;
 import java.util.List;
 import notesmcp.mcp.CancelToken;
+import notesmcp.mcp.Implementation;
 import notesmcp.mcp.Tool;
 import notesmcp.mcp.ToolResult;
 import notesmcp.mcp.Tools;
 import notesmcp.policy.Notes;
 import notesmcp.policy.Outcome;
+import notesmcp.policy.Requester;
 import notesmcp.policy.ToolDefinition;
 
 /**
  * The adapter from the notes policy to MCP tools: definitions pass through unchanged, and a policy
  * outcome becomes a tool result with the same text, a refusal with {@code isError: true}. It holds
- * a {@link Notes}, which can list, read and propose, and nothing that can approve.
+ * a {@link Notes}, which can list, read and propose, and nothing that can approve. The client's
+ * self-reported {@code clientInfo} passes on as a {@link Requester}, unverified, so the policy
+ * stays free of MCP types.
  */
 final class NoteTools implements Tools {
   private final Notes notes;
@@ -34,8 +38,10 @@ final class NoteTools implements Tools {
   }
 
   @Override
-  public ToolResult call(String name, String rawArguments, CancelToken token) {
-    Outcome outcome = notes.execute(name, rawArguments, token::isCancelled);
+  public ToolResult call(
+      String name, String rawArguments, Implementation client, CancelToken token) {
+    Requester requester = client == null ? null : new Requester(client.name(), client.version());
+    Outcome outcome = notes.execute(name, rawArguments, requester, token::isCancelled);
     return new ToolResult(outcome.text(), outcome instanceof Outcome.Refusal);
   }
 }

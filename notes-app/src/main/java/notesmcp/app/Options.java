@@ -16,7 +16,10 @@ import tools.jackson.core.json.JsonFactory;
 
 /**
  * The parsed command line (CONTRACT §2). Every flag takes one or two dashes, and a value either as
- * the next word or after {@code =}: {@code -root W}, {@code --root W}, {@code --root=W}.
+ * the next word or after {@code =}: {@code -root W}, {@code --root W}, {@code --root=W}. The word
+ * {@code review} selects the review mode: {@code notes-mcp review -root W -proposals DIR [--approve
+ * ID --sha256 HEX | --reject ID]}, "single- and double-dash spellings both work, in any order"
+ * (approvals issue).
  */
 record Options(
     Mode mode,
@@ -27,14 +30,18 @@ record Options(
     Path policyFile,
     String serverCommand,
     Integer maxCalls,
-    Path proposals) {
+    Path proposals,
+    String approve,
+    String sha256,
+    String reject) {
 
   enum Mode {
     HELP,
     VERSION,
     SERVE,
     LIST,
-    CALL
+    CALL,
+    REVIEW
   }
 
   static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
@@ -63,8 +70,16 @@ record Options(
     String serverCommand = null;
     Integer maxCalls = null;
     Path proposals = null;
+    boolean review = false;
+    String approve = null;
+    String sha256 = null;
+    String reject = null;
     for (int i = 0; i < args.size(); i++) {
       String word = args.get(i);
+      if (word.equals("review") && !review) {
+        review = true;
+        continue;
+      }
       if (!word.startsWith("-") || word.equals("-") || word.equals("--")) {
         throw new UsageException("unexpected argument \"" + word + "\"");
       }
@@ -91,6 +106,9 @@ record Options(
         case "server-command" -> serverCommand = value(args, i++, word, inline);
         case "max-calls" -> maxCalls = count(value(args, i++, word, inline));
         case "proposals" -> proposals = Path.of(value(args, i++, word, inline));
+        case "approve" -> approve = value(args, i++, word, inline);
+        case "sha256" -> sha256 = sha256(value(args, i++, word, inline));
+        case "reject" -> reject = value(args, i++, word, inline);
         default -> throw new UsageException("unknown flag " + word);
       }
       if (inline != null) {
@@ -98,22 +116,70 @@ record Options(
       }
     }
     if (help) {
-      return new Options(Mode.HELP, null, null, null, null, null, null, null, null);
+      return only(Mode.HELP);
     }
     if (version) {
-      return new Options(Mode.VERSION, null, null, null, null, null, null, null, null);
+      return only(Mode.VERSION);
     }
-    if (serve) {
-      if (root == null) {
-        throw new UsageException("-serve needs -root PATH, the workspace folder");
-      }
-      if (tool != null || arguments != null || timeout != null || serverCommand != null) {
-        throw new UsageException(
-            "-tool, -args, -timeout and -server-command are client flags;"
-                + " they do not go with -serve");
-      }
-      return new Options(Mode.SERVE, root, null, null, null, policy, null, maxCalls, proposals);
+    Options parsed =
+        new Options(
+            null,
+            root,
+            tool,
+            arguments,
+            timeout,
+            policy,
+            serverCommand,
+            maxCalls,
+            proposals,
+            approve,
+            sha256,
+            reject);
+    if (review) {
+      return parsed.forReview(serve);
     }
+    if (approve != null || sha256 != null || reject != null) {
+      throw new UsageException("--approve, --sha256 and --reject go with the review command only");
+    }
+    return serve ? parsed.forServe() : parsed.forClient();
+  }
+
+  private boolean hasClientFlags() {
+    return tool != null || arguments != null || timeout != null || serverCommand != null;
+  }
+
+  private Options forReview(boolean serve) throws UsageException {
+    if (serve || hasClientFlags() || policyFile != null || maxCalls != null) {
+      throw new UsageException(
+          "review takes only -root, -proposals, and --approve ID --sha256 HEX or --reject ID");
+    }
+    if (root == null || proposals == null) {
+      throw new UsageException("review needs -root PATH and -proposals DIR");
+    }
+    if ((approve == null) != (sha256 == null)) {
+      throw new UsageException(
+          "--approve ID needs --sha256 HEX, the proposal's full SHA-256, and --sha256 needs"
+              + " --approve ID");
+    }
+    if (approve != null && reject != null) {
+      throw new UsageException("give --approve or --reject, not both");
+    }
+    return with(Mode.REVIEW, null);
+  }
+
+  private Options forServe() throws UsageException {
+    if (root == null) {
+      throw new UsageException("-serve needs -root PATH, the workspace folder");
+    }
+    if (hasClientFlags()) {
+      throw new UsageException(
+          "-tool, -args, -timeout and -server-command are client flags;"
+              + " they do not go with -serve");
+    }
+    return with(Mode.SERVE, null);
+  }
+
+  private Options forClient() throws UsageException {
     if (root == null && serverCommand == null) {
       throw new UsageException(
           "give -root PATH (the workspace to serve), or -serve -root PATH" + " to run the server");
@@ -121,16 +187,42 @@ record Options(
     if (arguments != null && tool == null) {
       throw new UsageException("-args needs -tool NAME");
     }
+    return with(tool == null ? Mode.LIST : Mode.CALL, timeout == null ? DEFAULT_TIMEOUT : timeout);
+  }
+
+  private Options with(Mode newMode, Duration newTimeout) {
     return new Options(
-        tool == null ? Mode.LIST : Mode.CALL,
+        newMode,
         root,
         tool,
         arguments,
-        timeout == null ? DEFAULT_TIMEOUT : timeout,
-        policy,
+        newTimeout,
+        policyFile,
         serverCommand,
         maxCalls,
-        proposals);
+        proposals,
+        approve,
+        sha256,
+        reject);
+  }
+
+  private static Options only(Mode mode) {
+    return new Options(mode, null, null, null, null, null, null, null, null, null, null, null);
+  }
+
+  /**
+   * "--sha256 takes the full 64 hex digits (either case), never a prefix" (approvals issue). Only
+   * the form is checked here; whether it is the proposal's is the approval's to decide.
+   */
+  private static String sha256(String text) throws UsageException {
+    if (!text.matches("[0-9a-fA-F]{64}")) {
+      throw new UsageException(
+          "--sha256 takes the full 64 hex digits of the proposal's SHA-256 (a prefix is never"
+              + " enough), not "
+              + text.length()
+              + " characters");
+    }
+    return text;
   }
 
   private static String value(List<String> args, int index, String flag, String inline)

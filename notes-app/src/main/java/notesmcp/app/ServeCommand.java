@@ -12,6 +12,7 @@ import notesmcp.mcp.Versions;
 import notesmcp.policy.Notes;
 import notesmcp.policy.Policy;
 import notesmcp.policy.PolicyFile;
+import notesmcp.policy.ProposalDirectory;
 import notesmcp.policy.Workspace;
 
 /** {@code notes-mcp -serve}: the notes policy as an MCP server on stdin and stdout. */
@@ -30,6 +31,7 @@ final class ServeCommand {
   static ExitCode run(Options options, InputStream in, OutputStream out, PrintStream err) {
     Policy policy;
     Workspace workspace;
+    ProposalDirectory proposals;
     try {
       policy =
           options.policyFile() == null ? Policy.defaults() : PolicyFile.load(options.policyFile());
@@ -37,7 +39,11 @@ final class ServeCommand {
         policy = policy.withMaxCalls(options.maxCalls());
       }
       workspace = Workspace.at(options.root());
-    } catch (PolicyFile.Invalid e) {
+      proposals =
+          options.proposals() == null
+              ? null
+              : ProposalDirectory.open(options.proposals(), workspace);
+    } catch (PolicyFile.Invalid | ProposalDirectory.Unusable e) {
       err.println("notes-mcp: " + e.getMessage());
       return ExitCode.USAGE;
     } catch (IOException e) {
@@ -51,7 +57,7 @@ final class ServeCommand {
               + ")");
       return ExitCode.USAGE;
     }
-    Notes notes = new Notes(policy, workspace, Clock.systemUTC());
+    Notes notes = new Notes(policy, workspace, Clock.systemUTC(), proposals);
     Server.Options serverOptions =
         Server.Options.defaults(new Implementation("notes-mcp", Version.VALUE), INSTRUCTIONS)
             .withHoldBeforeCall(Duration.ofMillis(Long.getLong(HOLD_PROPERTY, 0)));
@@ -72,7 +78,10 @@ final class ServeCommand {
             + policy.proposable()
             + ", "
             + policy.maxCalls()
-            + " tool calls");
+            + " tool calls; proposals "
+            + (proposals == null
+                ? "in memory (discarded on exit)"
+                : "kept in " + proposals.path() + " for 'notes-mcp review'"));
     Thread flushOnSignal =
         new Thread(
             () -> {

@@ -45,13 +45,13 @@ class NoteToolsTest {
 
   @Test
   void answerIsAResultWithIsErrorFalse() {
-    assertThat(tools.call("read_note", "{\"path\":\"notes.txt\"}", new CancelToken()))
+    assertThat(tools.call("read_note", "{\"path\":\"notes.txt\"}", null, new CancelToken()))
         .isEqualTo(new ToolResult("{\"path\":\"notes.txt\",\"content\":\"hello\"}", false));
   }
 
   @Test
   void refusalIsAResultWithIsErrorTrueAndTheSameText() {
-    assertThat(tools.call("read_note", "{\"path\":\"../notes.txt\"}", new CancelToken()))
+    assertThat(tools.call("read_note", "{\"path\":\"../notes.txt\"}", null, new CancelToken()))
         .isEqualTo(
             new ToolResult(
                 "path \"../notes.txt\" is not allowed: it must be exactly one of notes.txt,"
@@ -65,7 +65,9 @@ class NoteToolsTest {
     token.cancel("user");
 
     assertThatThrownBy(
-            () -> tools.call("propose_note", "{\"path\":\"draft.txt\",\"content\":\"x\"}", token))
+            () ->
+                tools.call(
+                    "propose_note", "{\"path\":\"draft.txt\",\"content\":\"x\"}", null, token))
         .isInstanceOf(CancellationException.class);
     assertThat(notes.pending()).isNull();
   }

@@ -1,10 +1,12 @@
 package notesmcp.policy;
 
+import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
@@ -22,8 +24,13 @@ import tools.jackson.core.json.JsonFactory;
  * KiB, so a call holds it for microseconds, and two proposals can never race. Any thread may call;
  * nothing else is shared.
  *
+ * <p>Proposals are kept in memory (at most one pending per process, discarded on exit), or, when
+ * built with a {@link ProposalDirectory}, durably in that folder (at most one pending per
+ * destination there, across restarts). The folder's lock is taken inside this object's, never the
+ * other way round.
+ *
  * <p>This view can list, read and propose. It cannot approve or write a note: nothing reachable
- * from a tool call can.
+ * from a tool call can. Only {@link Approvals}, which no tool holds, commits.
  */
 public final class Notes {
   public static final String LIST_NOTES = "list_notes";
@@ -36,16 +43,24 @@ public final class Notes {
   private final Workspace workspace;
   private final Clock clock;
   private final List<ToolDefinition> tools;
+  private final ProposalDirectory directory;
 
   // Guarded by this.
   private int calls;
   private Proposal pending;
 
+  /** Notes whose proposals live in memory only (CONTRACT §3). */
   public Notes(Policy policy, Workspace workspace, Clock clock) {
+    this(policy, workspace, clock, null);
+  }
+
+  /** Notes whose proposals are kept in {@code directory}, or in memory when it is null. */
+  public Notes(Policy policy, Workspace workspace, Clock clock, ProposalDirectory directory) {
     this.policy = policy;
     this.workspace = workspace;
     this.clock = clock;
     this.tools = ToolSchemas.of(policy);
+    this.directory = directory;
   }
 
   /** The tools this policy offers, in a fixed order, with schemas generated from the policy. */
@@ -63,9 +78,17 @@ public final class Notes {
     return false;
   }
 
-  /** The proposal waiting for approval, if any (for the server's log, never for a client). */
+  /**
+   * The proposal waiting in memory for approval, if any (for the server's log, never for a client);
+   * always null when proposals are kept in a folder.
+   */
   public synchronized Proposal pending() {
     return pending;
+  }
+
+  /** Runs one tool call for a client that gave no identity; see the four-argument form. */
+  public Outcome execute(String tool, String rawArguments, BooleanSupplier cancelled) {
+    return execute(tool, rawArguments, null, cancelled);
   }
 
   /**
@@ -73,11 +96,13 @@ public final class Notes {
    *
    * @param tool one of {@link #tools()}
    * @param rawArguments the arguments object exactly as received, or {@code null} when omitted
+   * @param requester the client's self-reported identity, or null; kept with a proposal, unverified
    * @param cancelled checked under the lock before anything runs or counts
    * @throws CancellationException if {@code cancelled} was already true: nothing ran or counted
    * @throws IllegalArgumentException if {@code tool} is not one of {@link #tools()}
    */
-  public synchronized Outcome execute(String tool, String rawArguments, BooleanSupplier cancelled) {
+  public synchronized Outcome execute(
+      String tool, String rawArguments, Requester requester, BooleanSupplier cancelled) {
     if (!has(tool)) {
       throw new IllegalArgumentException("unknown tool " + Quote.of(tool));
     }
@@ -99,7 +124,7 @@ public final class Notes {
         case READ_NOTE:
           return read(arguments);
         case PROPOSE_NOTE:
-          return propose(arguments);
+          return propose(arguments, requester);
         default:
           throw new AssertionError(tool);
       }
@@ -150,7 +175,7 @@ public final class Notes {
             }));
   }
 
-  private Outcome propose(Arguments arguments) throws Arguments.Rejected {
+  private Outcome propose(Arguments arguments, Requester requester) throws Arguments.Rejected {
     arguments.allowOnly(PROPOSE_NOTE, Set.of("path", "content"));
     String path = arguments.string("path");
     String content = arguments.string("content");
@@ -160,6 +185,12 @@ public final class Notes {
     if (problem != null) {
       return new Outcome.Refusal(problem);
     }
+    Proposal proposal =
+        new Proposal(UUID.randomUUID().toString(), name, content, clock.instant(), requester);
+    return directory == null ? keepInMemory(proposal) : keepInDirectory(proposal);
+  }
+
+  private Outcome keepInMemory(Proposal proposal) {
     if (pending != null) {
       return new Outcome.Refusal(
           "a proposal is already pending ("
@@ -168,19 +199,53 @@ public final class Notes {
               + pending.path()
               + "); this server process holds at most one pending proposal");
     }
-    if (workspace.isOccupied(name)) {
-      return new Outcome.Refusal(
-          name + " already exists; a proposal may only create a new note," + " never replace one");
+    if (workspace.isOccupied(proposal.path())) {
+      return occupied(proposal.path());
     }
-    pending = new Proposal(UUID.randomUUID().toString(), name, content, clock.instant());
-    String id = pending.id();
+    pending = proposal;
+    return accepted(proposal);
+  }
+
+  /**
+   * "A killed server loses no accepted proposal" (approvals issue): the record is on disk, synced,
+   * before the answer exists.
+   */
+  private Outcome keepInDirectory(Proposal proposal) {
+    try {
+      return directory.locked(
+          () -> {},
+          () -> {
+            Optional<String> blocking = directory.blocking(proposal.path());
+            if (blocking.isPresent()) {
+              return new Outcome.Refusal(blocking.get());
+            }
+            if (workspace.isOccupied(proposal.path())) {
+              return occupied(proposal.path());
+            }
+            directory.store(proposal);
+            return accepted(proposal);
+          });
+    } catch (IOException e) {
+      return new Outcome.Refusal(
+          "the proposal could not be stored for review ("
+              + e.getClass().getSimpleName()
+              + "); nothing is pending");
+    }
+  }
+
+  private static Outcome occupied(NoteName name) {
+    return new Outcome.Refusal(
+        name + " already exists; a proposal may only create a new note," + " never replace one");
+  }
+
+  private static Outcome accepted(Proposal proposal) {
     return new Outcome.Answer(
         json(
             g -> {
               g.writeStartObject();
               g.writeStringProperty("status", "pending_approval");
-              g.writeStringProperty("proposal_id", id);
-              g.writeStringProperty("path", name.value());
+              g.writeStringProperty("proposal_id", proposal.id());
+              g.writeStringProperty("path", proposal.path().value());
               g.writeEndObject();
             }));
   }

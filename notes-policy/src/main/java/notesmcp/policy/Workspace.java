@@ -16,11 +16,12 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
  * The workspace folder, chosen at launch by trusted configuration, and the only code that touches
- * files in it for the tools. It reads; it never writes.
+ * files in it for the tools. It reads; it never writes (only {@link Approvals} creates a note).
  *
  * <p>A note is read only when it is a regular file with one hard link, inspected without following
  * links; it is opened with {@code O_NOFOLLOW}, and the file opened must be the file inspected (same
@@ -76,6 +77,38 @@ public final class Workspace {
 
   private BasicFileAttributes attributes(NoteName name) throws IOException {
     return Files.readAttributes(fileOf(name), BasicFileAttributes.class, NO_FOLLOW);
+  }
+
+  /**
+   * Whether the note is exactly {@code bytes}: a regular file (links not followed) with one hard
+   * link, or two when the other one is {@code alsoLinkedAs} (the same inode). Anything else at the
+   * name, or nothing, is not.
+   */
+  boolean holdsExactly(NoteName name, byte[] bytes, Path alsoLinkedAs) throws IOException {
+    BasicFileAttributes note;
+    try {
+      note = attributes(name);
+    } catch (NoSuchFileException e) {
+      return false;
+    }
+    if (!note.isRegularFile()) {
+      return false;
+    }
+    int links = linkCount(fileOf(name));
+    if (links > 2 || (links == 2 && !isSameFile(note, alsoLinkedAs))) {
+      return false;
+    }
+    byte[] held = DurableFiles.readRegular(fileOf(name), bytes.length);
+    return held != null && Arrays.equals(held, bytes);
+  }
+
+  private static boolean isSameFile(BasicFileAttributes note, Path other) throws IOException {
+    try {
+      BasicFileAttributes that = Files.readAttributes(other, BasicFileAttributes.class, NO_FOLLOW);
+      return that.isRegularFile() && Objects.equals(that.fileKey(), note.fileKey());
+    } catch (NoSuchFileException e) {
+      return false;
+    }
   }
 
   /** A note's text, or the reason it may not be read. */

@@ -1,0 +1,206 @@
+package notesmcp.app;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import notesmcp.policy.Approvals;
+import notesmcp.policy.Approvals.Decision;
+import notesmcp.policy.ProposalDirectory;
+import notesmcp.policy.Recorded;
+import notesmcp.policy.Recorded.Valid;
+import notesmcp.policy.Workspace;
+
+/**
+ * {@code notes-mcp review -root W -proposals DIR [--approve ID --sha256 HEX | --reject ID]}: the
+ * trusted approval path, run by a person in their own terminal, outside MCP (approvals issue,
+ * "Review, outside MCP"). It first completes any interrupted commit, then:
+ *
+ * <ul>
+ *   <li>with {@code --approve ID --sha256 HEX}: approves that proposal, bound to those bytes;
+ *   <li>with {@code --reject ID}: rejects it;
+ *   <li>with a controlling terminal: shows each pending proposal there and asks; "only the word
+ *       {@code yes} approves; {@code reject} rejects; anything else ... skips";
+ *   <li>without one: lists the pending proposals on stdout and approves nothing.
+ * </ul>
+ *
+ * It is the only holder of {@link Approvals}; the server never builds one.
+ */
+final class ReviewCommand {
+  private ReviewCommand() {}
+
+  static ExitCode run(
+      Options options,
+      PrintStream out,
+      PrintStream err,
+      Supplier<Optional<ControllingTerminal>> terminal) {
+    Approvals approvals = open(options, err);
+    if (approvals == null) {
+      return ExitCode.USAGE;
+    }
+    try {
+      for (String line : approvals.recover()) {
+        err.println("notes-mcp: " + line);
+      }
+      return review(approvals, options, out, err, terminal);
+    } catch (IOException e) {
+      err.println(
+          "notes-mcp: review failed ("
+              + e
+              + "); a crash-safe step may be half done: run review again to complete it");
+      return ExitCode.IO_FAILURE;
+    }
+  }
+
+  /** The approval path over the folders the options name, or null after saying why not. */
+  private static Approvals open(Options options, PrintStream err) {
+    try {
+      Workspace workspace = Workspace.at(options.root());
+      ProposalDirectory directory = ProposalDirectory.open(options.proposals(), workspace);
+      return new Approvals(
+          workspace, directory, Clock.systemUTC(), err, Checkpoints.fromSystemProperties(err));
+    } catch (IOException e) {
+      err.println("notes-mcp: -root " + options.root() + ": not a usable folder (" + e + ")");
+    } catch (ProposalDirectory.Unusable e) {
+      err.println("notes-mcp: " + e.getMessage());
+    }
+    return null;
+  }
+
+  private static ExitCode review(
+      Approvals approvals,
+      Options options,
+      PrintStream out,
+      PrintStream err,
+      Supplier<Optional<ControllingTerminal>> terminal)
+      throws IOException {
+    if (options.approve() != null) {
+      return report(approvals.approve(options.approve(), options.sha256()), out, err);
+    }
+    if (options.reject() != null) {
+      return report(approvals.reject(options.reject()), out, err);
+    }
+    List<Recorded> pending = approvals.pending();
+    Optional<ControllingTerminal> tty = terminal.get();
+    if (tty.isEmpty()) {
+      return list(pending, approvals, options, out, err);
+    }
+    try (ControllingTerminal person = tty.get()) {
+      return ask(pending, approvals, person);
+    }
+  }
+
+  private static ExitCode report(Decision decision, PrintStream out, PrintStream err) {
+    if (decision instanceof Approvals.Done) {
+      out.println(decision.message());
+      return ExitCode.OK;
+    }
+    err.println("notes-mcp: refused: " + decision.message());
+    return ExitCode.REFUSED;
+  }
+
+  /**
+   * "Without a terminal, review lists each pending proposal (id, destination, byte length, SHA-256)
+   * and approves nothing" (approvals issue).
+   */
+  private static ExitCode list(
+      List<Recorded> pending,
+      Approvals approvals,
+      Options options,
+      PrintStream out,
+      PrintStream err) {
+    for (Recorded entry : pending) {
+      out.print(ProposalView.render(entry, destination(entry, approvals)));
+      out.println(
+          "  "
+              + String.format("%-13s", entry instanceof Valid ? "approve with" : "reject with")
+              + command(entry, options));
+      out.println();
+    }
+    out.flush();
+    if (pending.isEmpty()) {
+      err.println("notes-mcp: no pending proposals in " + options.proposals());
+    } else {
+      err.println(
+          "notes-mcp: "
+              + pending.size()
+              + " pending; no terminal, so nothing was approved. Run review in a terminal, or"
+              + " approve one with --approve ID --sha256 HEX.");
+    }
+    return ExitCode.OK;
+  }
+
+  private static String command(Recorded entry, Options options) {
+    String base =
+        "notes-mcp review -root "
+            + VisibleText.render(options.root().toString())
+            + " -proposals "
+            + VisibleText.render(options.proposals().toString());
+    if (entry instanceof Valid) {
+      return base + " --approve " + entry.id() + " --sha256 " + ((Valid) entry).proposal().sha256();
+    }
+    return base + " --reject " + entry.id();
+  }
+
+  /** Asks about each proposal on the terminal; stops early if the terminal ends (Ctrl-D). */
+  private static ExitCode ask(
+      List<Recorded> pending, Approvals approvals, ControllingTerminal person) throws IOException {
+    PrintStream screen = person.out();
+    if (pending.isEmpty()) {
+      screen.println("No pending proposals.");
+      return ExitCode.OK;
+    }
+    ExitCode result = ExitCode.OK;
+    for (Recorded entry : pending) {
+      screen.println();
+      screen.print(ProposalView.render(entry, destination(entry, approvals)));
+      String answer = person.ask(prompt(entry, approvals));
+      if (answer == null) {
+        screen.println();
+        break;
+      }
+      Decision decision = decide(answer.strip(), entry, approvals);
+      if (decision == null) {
+        screen.println("Skipped; " + entry.id() + " is still pending.");
+      } else {
+        screen.println(
+            (decision instanceof Approvals.Done ? "" : "Refused: ") + decision.message());
+        if (decision instanceof Approvals.Refused) {
+          result = ExitCode.REFUSED;
+        }
+      }
+    }
+    return result;
+  }
+
+  private static String prompt(Recorded entry, Approvals approvals) {
+    if (entry instanceof Valid) {
+      return "Type yes to create "
+          + VisibleText.render(destination(entry, approvals).toString())
+          + " with exactly these bytes, reject to reject it, anything else to skip: ";
+    }
+    return "Type reject to reject this damaged proposal, anything else to skip: ";
+  }
+
+  /**
+   * The decision an answer asks for, or null to skip. The approval carries the SHA-256 of the bytes
+   * just shown, so it is bound to them: if the record changed since, it is refused.
+   */
+  private static Decision decide(String answer, Recorded entry, Approvals approvals)
+      throws IOException {
+    if (answer.equals("yes") && entry instanceof Valid) {
+      return approvals.approve(entry.id(), ((Valid) entry).proposal().sha256());
+    }
+    if (answer.equals("reject")) {
+      return approvals.reject(entry.id());
+    }
+    return null;
+  }
+
+  private static Path destination(Recorded entry, Approvals approvals) {
+    return entry instanceof Valid ? approvals.fileOf(((Valid) entry).proposal()) : null;
+  }
+}

@@ -1,0 +1,83 @@
+package notesmcp.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * "Content with ANSI escapes and control characters is displayed inert (check the exact rendering)"
+ * (approvals issue): nothing a terminal could act on survives rendering.
+ */
+class VisibleTextTest {
+  static Stream<Arguments> escapes() {
+    return Stream.of(
+        row("clear screen and home", "\u001b[2J\u001b[H", "\\x1b[2J\\x1b[H"),
+        row("title by OSC, ended by BEL", "\u001b]0;owned\u0007", "\\x1b]0;owned\\x07"),
+        row("C1 CSI, OSC and ST", "\u009b31m\u009d0;x\u009c", "\\x9b31m\\x9d0;x\\x9c"),
+        row("DEL and NUL", "a\u007fb\u0000c", "a\\x7fb\\x00c"),
+        row("carriage return overwrite", "approved\rrejected", "approved\\rrejected"),
+        row("tab and backspace", "a\tb\bc", "a\\tb\\x08c"),
+        row("right-to-left override", "abc\u202etxt.exe", "abc\\u202etxt.exe"),
+        row("embeddings and pops", "\u202a\u202b\u202c\u202d", "\\u202a\\u202b\\u202c\\u202d"),
+        row("isolates", "\u2066x\u2067y\u2068z\u2069", "\\u2066x\\u2067y\\u2068z\\u2069"),
+        row(
+            "zero-width characters and marks",
+            "a\u200bb\u200cc\u200dd\u200e\u200f",
+            "a\\u200bb\\u200cc\\u200dd\\u200e\\u200f"),
+        row("line separator and BOM", "a\u2028b\ufeffc", "a\\u2028b\\ufeffc"),
+        row("invisible tag character", "a\udb40\udc41b", "a\\U000e0041b"),
+        row("a backslash is doubled", "\\x1b is four characters", "\\\\x1b is four characters"),
+        row(
+            "ordinary text is kept",
+            "caf\u00e9 \u2013 \u65e5\u672c \u2713",
+            "caf\u00e9 \u2013 \u65e5\u672c \u2713"));
+  }
+
+  private static Arguments row(String what, String text, String shown) {
+    return Arguments.of(what, text, shown);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("escapes")
+  void rendersEveryControlAndFormatCharacterAsAnEscape(String what, String text, String shown) {
+    assertThat(VisibleText.render(text)).isEqualTo(shown);
+  }
+
+  @Test
+  void aLineFeedIsShownAndStillEndsTheLine() {
+    assertThat(VisibleText.render("one\ntwo\n")).isEqualTo("one\\n\ntwo\\n\n");
+  }
+
+  @Test
+  void theRenderingHoldsNoCharacterATerminalActsOn() {
+    StringBuilder every = new StringBuilder();
+    for (int c = 0; c < 0x3000; c++) {
+      if (!Character.isSurrogate((char) c)) {
+        every.appendCodePoint(c);
+      }
+    }
+    String shown = VisibleText.render(every.toString());
+    shown
+        .codePoints()
+        .forEach(
+            c ->
+                assertThat(
+                        c == '\n'
+                            || (c >= 0x20 && c < 0x7f)
+                            || (c > 0x9f && Character.getType(c) != Character.FORMAT))
+                    .as("U+%04X in the rendering", c)
+                    .isTrue());
+  }
+
+  @Test
+  void aProposalsContentIsShownBehindAGutterLineByLine() {
+    assertThat(ProposalView.content("Meeting\u001b[2J\r\nnotes"))
+        .isEqualTo("    | Meeting\\x1b[2J\\r\\n\n    | notes\n");
+    assertThat(ProposalView.content("done\n")).isEqualTo("    | done\\n\n");
+    assertThat(ProposalView.content("")).isEqualTo("    (empty)\n");
+  }
+}

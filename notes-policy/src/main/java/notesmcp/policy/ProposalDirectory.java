@@ -1,0 +1,300 @@
+package notesmcp.policy;
+
+import com.sun.security.auth.module.UnixSystem;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Pattern;
+
+/**
+ * The proposals folder ({@code -proposals DIR}): one immutable record per accepted proposal, and
+ * beside it at most one status marker, each published atomically and owner-only (approvals issue,
+ * "Durable proposals").
+ *
+ * <pre>DIR/ID.json        the record: destination, exact content, bytes, SHA-256, time, client
+ * DIR/ID.committed   marker: the note was created   (absent both: the proposal is pending)
+ * DIR/ID.rejected    marker: a person rejected it
+ * DIR/lock           the lock every writer holds; .tmp-* names are publishes under way</pre>
+ *
+ * <p>Markers are created exclusively and never removed, so a status changes once: pending to
+ * committed, or pending to rejected. Lock rule: every read-decide-write on the folder, by a server
+ * accepting a proposal or by a review deciding one, runs inside {@link #locked}, which holds an
+ * in-process lock and then an exclusive {@link FileLock} on {@code DIR/lock}; so two processes
+ * never race on one proposal or one destination. Any thread may call.
+ *
+ * <p>Public surface: {@link #open} and {@link #path}. What reads and writes records is
+ * package-private, for {@link Notes} (store) and {@link Approvals} (decide).
+ */
+public final class ProposalDirectory {
+  private static final Pattern ID =
+      Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+  private static final String RECORD = ".json";
+  private static final String LOCK = "lock";
+  private static final LinkOption NO_FOLLOW = LinkOption.NOFOLLOW_LINKS;
+
+  /** A record holds at most a 1 MiB note, escaped: far less than this. */
+  static final int MAX_RECORD_BYTES = 8 * 1024 * 1024;
+
+  /** A proposal's status; the marker file's suffix names it. */
+  enum Status {
+    PENDING,
+    COMMITTED,
+    REJECTED;
+
+    String word() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /** Thrown when the folder may not hold proposals; the message says why and what to do. */
+  public static final class Unusable extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Unusable(Path dir, String problem) {
+      super("-proposals " + dir + ": " + problem);
+    }
+  }
+
+  /** Work done under the folder's lock. */
+  interface Locked<T> {
+    T run() throws IOException;
+  }
+
+  private final Path dir;
+  private final long uid;
+  private final ReentrantLock inProcess = new ReentrantLock();
+
+  private ProposalDirectory(Path dir, long uid) {
+    this.dir = dir;
+    this.uid = uid;
+  }
+
+  /**
+   * Opens {@code dir}, creating it (and any missing parent) {@code 0700} if it is missing. "DIR
+   * must be outside the workspace and must not be group- or world-writable; otherwise startup fails
+   * with a clear message"; "decided on real paths (links resolved)"; "DIR must be owned by the user
+   * ... (its parents are not checked)" (approvals issue).
+   */
+  public static ProposalDirectory open(Path dir, Workspace workspace) throws Unusable {
+    try {
+      if (Files.notExists(dir, NO_FOLLOW)) {
+        // Missing parents too (like mkdir -p), and each one private: nothing else goes in them.
+        Files.createDirectories(
+            dir,
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      }
+      Path real = dir.toRealPath();
+      if (!Files.isDirectory(real)) {
+        throw new Unusable(dir, "is not a directory");
+      }
+      if (real.startsWith(workspace.root())) {
+        throw new Unusable(
+            dir,
+            "is inside the workspace "
+                + workspace.root()
+                + " (as "
+                + real
+                + "); keep proposals outside it");
+      }
+      long me = new UnixSystem().getUid();
+      long owner = ((Number) Files.getAttribute(real, "unix:uid")).longValue();
+      if (owner != me) {
+        throw new Unusable(dir, "is owned by uid " + owner + ", not by this user (uid " + me + ")");
+      }
+      Set<PosixFilePermission> mode = Files.getPosixFilePermissions(real);
+      if (mode.contains(PosixFilePermission.GROUP_WRITE)
+          || mode.contains(PosixFilePermission.OTHERS_WRITE)) {
+        throw new Unusable(
+            dir,
+            "is writable by group or others ("
+                + PosixFilePermissions.toString(mode)
+                + "); run: chmod go-w "
+                + real);
+      }
+      return new ProposalDirectory(real, me);
+    } catch (IOException e) {
+      throw new Unusable(
+          dir, "cannot be used (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
+    }
+  }
+
+  /** The folder's real path. */
+  public Path path() {
+    return dir;
+  }
+
+  static boolean isId(String candidate) {
+    return ID.matcher(candidate).matches();
+  }
+
+  /**
+   * Runs {@code work} holding the folder's lock; {@code onWait} runs first if another process holds
+   * it, so a person knows why nothing happens yet.
+   */
+  <T> T locked(Runnable onWait, Locked<T> work) throws IOException {
+    inProcess.lock();
+    try (FileChannel channel =
+        FileChannel.open(
+            dir.resolve(LOCK),
+            Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, NO_FOLLOW),
+            DurableFiles.OWNER_ONLY)) {
+      FileLock lock = channel.tryLock();
+      if (lock == null) {
+        onWait.run();
+        lock = channel.lock();
+      }
+      try {
+        return work.run();
+      } finally {
+        lock.release();
+      }
+    } finally {
+      inProcess.unlock();
+    }
+  }
+
+  /** The ids of all records, sorted. */
+  List<String> ids() throws IOException {
+    List<String> ids = new ArrayList<>();
+    try (DirectoryStream<Path> records = Files.newDirectoryStream(dir, "*" + RECORD)) {
+      for (Path record : records) {
+        String name = record.getFileName().toString();
+        String id = name.substring(0, name.length() - RECORD.length());
+        if (isId(id)) {
+          ids.add(id);
+        }
+      }
+    }
+    ids.sort(null);
+    return ids;
+  }
+
+  /** A marker that exists, or whose existence cannot be told, counts: never commit twice. */
+  Status status(String id) {
+    if (!Files.notExists(marker(id, Status.COMMITTED), NO_FOLLOW)) {
+      return Status.COMMITTED;
+    }
+    if (!Files.notExists(marker(id, Status.REJECTED), NO_FOLLOW)) {
+      return Status.REJECTED;
+    }
+    return Status.PENDING;
+  }
+
+  /**
+   * Reads the record of {@code id}.
+   *
+   * @throws NoSuchFileException if there is none
+   */
+  Recorded load(String id) throws IOException {
+    Path record = dir.resolve(id + RECORD);
+    long owner = ((Number) Files.getAttribute(record, "unix:uid", NO_FOLLOW)).longValue();
+    int mode = ((Number) Files.getAttribute(record, "unix:mode", NO_FOLLOW)).intValue();
+    if (owner != uid || (mode & 0022) != 0) {
+      return new Recorded.Damaged(
+          id, "record is not owner-only (someone else could have changed it)");
+    }
+    byte[] bytes;
+    try {
+      bytes = DurableFiles.readRegular(record, MAX_RECORD_BYTES);
+    } catch (NoSuchFileException e) {
+      throw e;
+    } catch (IOException e) {
+      return new Recorded.Damaged(id, "record cannot be read safely (" + e.getMessage() + ")");
+    }
+    if (bytes == null) {
+      return new Recorded.Damaged(id, "record is larger than " + MAX_RECORD_BYTES + " bytes");
+    }
+    try {
+      return new Recorded.Valid(RecordFormat.decode(id, bytes));
+    } catch (RecordFormat.Damaged e) {
+      return new Recorded.Damaged(id, "record " + e.getMessage());
+    }
+  }
+
+  /**
+   * Why no new proposal for {@code name} may be accepted, if one may not: "at most one pending
+   * proposal per destination name in DIR, across server restarts", "re-read at each propose_note,
+   * not cached at start-up" (approvals issue). A damaged pending record blocks every name, since
+   * its destination cannot be known. Call inside {@link #locked}.
+   */
+  Optional<String> blocking(NoteName name) throws IOException {
+    for (String id : ids()) {
+      if (status(id) != Status.PENDING) {
+        continue;
+      }
+      Recorded entry = load(id);
+      if (entry instanceof Recorded.Damaged) {
+        return Optional.of(
+            "a pending proposal record ("
+                + id
+                + ") cannot be read; a person must run 'notes-mcp review' before anything more"
+                + " can be proposed");
+      }
+      if (((Recorded.Valid) entry).proposal().path().equals(name)) {
+        return Optional.of(
+            "a proposal for "
+                + name
+                + " is already pending ("
+                + id
+                + "); a person must approve or reject it with 'notes-mcp review' first");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Keeps {@code proposal} durably: when this returns, a crash cannot lose it. When it throws,
+   * nothing is pending: a record that got its name but could not be made durable is removed again,
+   * since the client is told the proposal was not kept.
+   */
+  void store(Proposal proposal) throws IOException {
+    Path record = dir.resolve(proposal.id() + RECORD);
+    try {
+      DurableFiles.publish(dir, record.getFileName().toString(), RecordFormat.encode(proposal));
+    } catch (FileAlreadyExistsException e) {
+      throw e; // not ours to remove
+    } catch (IOException e) {
+      try {
+        Files.deleteIfExists(record);
+      } catch (IOException again) {
+        e.addSuppressed(again);
+      }
+      throw e;
+    }
+  }
+
+  /** Records a decision beside the record; refused if any decision is already recorded. */
+  void mark(String id, Status status, Instant at, String sha256) throws IOException {
+    if (status == Status.PENDING || status(id) != Status.PENDING) {
+      throw new IllegalStateException(id + " cannot become " + status.word());
+    }
+    DurableFiles.publish(
+        dir,
+        marker(id, status).getFileName().toString(),
+        RecordFormat.encodeStatus(id, status.word(), at, sha256));
+  }
+
+  /** Clears what interrupted publishes left; call inside {@link #locked}. */
+  void removeStaleTemporaries() throws IOException {
+    DurableFiles.removeStaleTemporaries(dir);
+  }
+
+  private Path marker(String id, Status status) {
+    return dir.resolve(id + "." + status.word());
+  }
+}

@@ -1,0 +1,214 @@
+package notesmcp.policy;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.ObjectWriteContext;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.json.JsonWriteFeature;
+
+/**
+ * The bytes of a proposal record and of a status marker in the proposals folder: one JSON object
+ * each, in pure ASCII (every non-ASCII and control character escaped, so even {@code cat} of a
+ * record cannot drive a terminal).
+ *
+ * <pre>{"format":"notes-mcp/proposal/1","id":"…","path":"draft.txt","bytes":2,
+ *  "sha256":"…64 hex…","createdAt":"2026-01-02T03:04:05Z",
+ *  "clientInfo":{"name":"…","version":"…","verified":false},"content":"hi"}</pre>
+ *
+ * <p>{@code clientInfo} is {@code null} when the client reported none; {@code "verified":false} is
+ * the label the approvals issue asks for. A record is read as strictly as a policy file: unknown,
+ * duplicate or missing keys, wrong types, a bad name, or {@code bytes}/{@code sha256} that do not
+ * match the content all make it {@link Damaged}, and a damaged record is never committed.
+ */
+final class RecordFormat {
+  static final String PROPOSAL_FORMAT = "notes-mcp/proposal/1";
+  static final String STATUS_FORMAT = "notes-mcp/status/1";
+
+  private static final Set<String> KEYS =
+      Set.of("format", "id", "path", "bytes", "sha256", "createdAt", "clientInfo", "content");
+  private static final JsonFactory JSON =
+      JsonFactory.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
+          .build();
+
+  private RecordFormat() {}
+
+  /** Why a record cannot be trusted; the message says what is wrong with it. */
+  static final class Damaged extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Damaged(String problem) {
+      super(problem, null, false, false);
+    }
+  }
+
+  static byte[] encode(Proposal proposal) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(proposal.content().length() * 2 + 400);
+    try (JsonGenerator g = JSON.createGenerator(ObjectWriteContext.empty(), out)) {
+      g.writeStartObject();
+      g.writeStringProperty("format", PROPOSAL_FORMAT);
+      g.writeStringProperty("id", proposal.id());
+      g.writeStringProperty("path", proposal.path().value());
+      g.writeNumberProperty("bytes", proposal.bytes().length);
+      g.writeStringProperty("sha256", proposal.sha256());
+      g.writeStringProperty("createdAt", proposal.createdAt().toString());
+      g.writeName("clientInfo");
+      Requester requester = proposal.requester();
+      if (requester == null) {
+        g.writeNull();
+      } else {
+        g.writeStartObject();
+        g.writeStringProperty("name", requester.name());
+        g.writeStringProperty("version", requester.version());
+        g.writeBooleanProperty("verified", false);
+        g.writeEndObject();
+      }
+      g.writeStringProperty("content", proposal.content());
+      g.writeEndObject();
+    }
+    out.write('\n');
+    return out.toByteArray();
+  }
+
+  /** A status marker: the file's name says the status; the body records when, for people. */
+  static byte[] encodeStatus(String id, String status, Instant at, String sha256) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(200);
+    try (JsonGenerator g = JSON.createGenerator(ObjectWriteContext.empty(), out)) {
+      g.writeStartObject();
+      g.writeStringProperty("format", STATUS_FORMAT);
+      g.writeStringProperty("id", id);
+      g.writeStringProperty("status", status);
+      g.writeStringProperty("at", at.toString());
+      g.writeStringProperty("sha256", sha256);
+      g.writeEndObject();
+    }
+    out.write('\n');
+    return out.toByteArray();
+  }
+
+  /** Decodes the record of proposal {@code id}, checking every field against the others. */
+  static Proposal decode(String id, byte[] bytes) throws Damaged {
+    Map<String, Object> fields = new HashMap<>();
+    try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), bytes)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        throw new Damaged("is not a JSON object");
+      }
+      String key;
+      while ((key = parser.nextName()) != null) {
+        if (!KEYS.contains(key)) {
+          throw new Damaged("has an unknown field " + Quote.of(key));
+        }
+        fields.put(key, value(parser, key));
+      }
+      if (parser.nextToken() != null) {
+        throw new Damaged("holds more than one JSON object");
+      }
+    } catch (JacksonException e) {
+      throw new Damaged("is not valid JSON (" + e.getOriginalMessage() + ")");
+    }
+    for (String required : KEYS) {
+      if (!fields.containsKey(required)) {
+        throw new Damaged("has no " + Quote.of(required));
+      }
+    }
+    return checked(id, fields);
+  }
+
+  private static Object value(JsonParser parser, String key) throws Damaged {
+    JsonToken token = parser.nextToken();
+    if (key.equals("clientInfo")) {
+      return token == JsonToken.VALUE_NULL ? null : requester(parser);
+    }
+    if (key.equals("bytes")) {
+      if (token != JsonToken.VALUE_NUMBER_INT
+          || parser.getNumberType() != JsonParser.NumberType.INT) {
+        throw new Damaged("has a \"bytes\" that is not an integer");
+      }
+      return parser.getIntValue();
+    }
+    if (token != JsonToken.VALUE_STRING) {
+      throw new Damaged("has a " + Quote.of(key) + " that is not a string");
+    }
+    return parser.getString();
+  }
+
+  private static Requester requester(JsonParser parser) throws Damaged {
+    if (parser.currentToken() != JsonToken.START_OBJECT) {
+      throw new Damaged("has a \"clientInfo\" that is neither an object nor null");
+    }
+    Map<String, String> members = new HashMap<>();
+    String key;
+    while ((key = parser.nextName()) != null) {
+      JsonToken token = parser.nextToken();
+      if (key.equals("verified") && token == JsonToken.VALUE_FALSE) {
+        members.put(key, "false");
+      } else if ((key.equals("name") || key.equals("version")) && token == JsonToken.VALUE_STRING) {
+        members.put(key, parser.getString());
+      } else {
+        throw new Damaged("has a \"clientInfo\" with a bad field " + Quote.of(key));
+      }
+    }
+    if (members.size() != 3) {
+      throw new Damaged("has a \"clientInfo\" without name, version and \"verified\":false");
+    }
+    return new Requester(members.get("name"), members.get("version"));
+  }
+
+  private static Proposal checked(String id, Map<String, Object> fields) throws Damaged {
+    if (!PROPOSAL_FORMAT.equals(fields.get("format"))) {
+      throw new Damaged("is not in format " + PROPOSAL_FORMAT);
+    }
+    if (!id.equals(fields.get("id"))) {
+      throw new Damaged("names another id, " + Quote.of((String) fields.get("id")));
+    }
+    NoteName path;
+    try {
+      // The folder is trusted storage (owner-only, checked at start-up) that only ever receives
+      // names from the policy's allow-list; the name is still checked as one plain file name.
+      path = NoteName.configured((String) fields.get("path"));
+    } catch (IllegalArgumentException e) {
+      throw new Damaged("has a bad destination: " + e.getMessage());
+    }
+    String content = (String) fields.get("content");
+    byte[] bytes = utf8(content);
+    if (!fields.get("bytes").equals(bytes.length)) {
+      throw new Damaged(
+          "says " + fields.get("bytes") + " bytes, but its content is " + bytes.length);
+    }
+    if (!Proposal.sha256(bytes).equals(fields.get("sha256"))) {
+      throw new Damaged("content does not match its recorded SHA-256 (tampered with or corrupted)");
+    }
+    Instant createdAt;
+    try {
+      createdAt = Instant.parse((String) fields.get("createdAt"));
+    } catch (DateTimeParseException e) {
+      throw new Damaged("has a bad \"createdAt\"");
+    }
+    return new Proposal(id, path, content, createdAt, (Requester) fields.get("clientInfo"));
+  }
+
+  private static byte[] utf8(String content) throws Damaged {
+    try {
+      var encoded = StandardCharsets.UTF_8.newEncoder().encode(CharBuffer.wrap(content));
+      byte[] bytes = new byte[encoded.remaining()];
+      encoded.get(bytes);
+      return bytes;
+    } catch (CharacterCodingException e) {
+      throw new Damaged("content is not valid Unicode text (an unpaired surrogate)");
+    }
+  }
+}

@@ -1,0 +1,164 @@
+package notesmcp.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The proposals folder: where it may be, what a record holds, and the pending rule. */
+class ProposalDirectoryTest {
+  @TempDir Path dir;
+
+  @Test
+  void aMissingFolderIsCreatedOwnerOnly() throws Exception {
+    Folders folders = new Folders(dir);
+
+    assertThat(
+            PosixFilePermissions.toString(Files.getPosixFilePermissions(folders.proposals.path())))
+        .isEqualTo("rwx------");
+  }
+
+  @Test
+  void missingParentsAreCreatedOwnerOnlyToo() throws Exception {
+    Workspace workspace = Workspace.at(Files.createDirectories(dir.resolve("w")));
+
+    ProposalDirectory opened = ProposalDirectory.open(dir.resolve("state/notes-mcp/p"), workspace);
+
+    for (Path created :
+        List.of(opened.path(), dir.resolve("state/notes-mcp"), dir.resolve("state"))) {
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(created)))
+          .isEqualTo("rwx------");
+    }
+  }
+
+  @Test
+  void aFolderInsideTheWorkspaceIsRefused() throws Exception {
+    Workspace workspace = Workspace.at(Files.createDirectories(dir.resolve("w")));
+
+    assertThatThrownBy(() -> ProposalDirectory.open(dir.resolve("w/proposals"), workspace))
+        .isInstanceOf(ProposalDirectory.Unusable.class)
+        .hasMessageStartingWith("-proposals " + dir.resolve("w/proposals") + ": is inside the")
+        .hasMessageEndingWith("; keep proposals outside it");
+    assertThatThrownBy(() -> ProposalDirectory.open(dir.resolve("w"), workspace))
+        .isInstanceOf(ProposalDirectory.Unusable.class);
+  }
+
+  @Test
+  void aLinkThatLeadsIntoTheWorkspaceIsRefusedOnItsRealPath() throws Exception {
+    Path root = Files.createDirectories(dir.resolve("w"));
+    Files.createDirectory(root.resolve("hidden"));
+    Path link = Files.createSymbolicLink(dir.resolve("proposals"), root.resolve("hidden"));
+
+    assertThatThrownBy(() -> ProposalDirectory.open(link, Workspace.at(root)))
+        .isInstanceOf(ProposalDirectory.Unusable.class)
+        .hasMessageContaining("is inside the workspace");
+  }
+
+  @Test
+  void aGroupOrWorldWritableFolderIsRefused() throws Exception {
+    Workspace workspace = Workspace.at(Files.createDirectories(dir.resolve("w")));
+    Path shared = Files.createDirectory(dir.resolve("shared"));
+    Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxr-x"));
+
+    assertThatThrownBy(() -> ProposalDirectory.open(shared, workspace))
+        .isInstanceOf(ProposalDirectory.Unusable.class)
+        .hasMessage(
+            "-proposals "
+                + shared
+                + ": is writable by group or others (rwxrwxr-x); run: chmod go-w "
+                + shared.toRealPath());
+  }
+
+  @Test
+  void anAcceptedProposalIsAnOwnerOnlyRecordOfEverythingTheIssueNames() throws Exception {
+    Folders folders = new Folders(dir);
+
+    String id = folders.propose("draft.txt", "hi\u00e9\n");
+
+    Path record = folders.record(id);
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(record)))
+        .isEqualTo("rw-------");
+    String text = Files.readString(record, StandardCharsets.US_ASCII);
+    assertThat(text)
+        .matches(
+            "\\{\"format\":\"notes-mcp/proposal/1\",\"id\":\""
+                + id
+                + "\",\"path\":\"draft.txt\",\"bytes\":5,\"sha256\":\""
+                + Proposal.sha256("hi\u00e9\n".getBytes(StandardCharsets.UTF_8))
+                + "\",\"createdAt\":\"[0-9T:.Z-]+\",\"clientInfo\":\\{\"name\":\"test-client\","
+                + "\"version\":\"1.0\",\"verified\":false\\},\"content\":\"hi\\\\u00E9\\\\n\"\\}\n");
+    assertThat(Files.list(folders.proposals.path()).map(p -> p.getFileName().toString()))
+        .containsExactlyInAnyOrder(id + ".json", "lock");
+  }
+
+  @Test
+  void onePendingProposalPerDestinationAcrossRestarts() throws Exception {
+    Folders folders = new Folders(dir);
+    String first = folders.propose("draft.txt", "one");
+    Notes restarted =
+        new Notes(
+            Policy.of(List.of("draft.txt", "todo.txt"), List.of("draft.txt", "todo.txt"), 2048, 9),
+            folders.workspace,
+            Clock.systemUTC(),
+            ProposalDirectory.open(folders.proposals.path(), folders.workspace));
+
+    Outcome again = propose(restarted, "draft.txt");
+    Outcome other = propose(restarted, "todo.txt");
+
+    assertThat(again)
+        .isEqualTo(
+            new Outcome.Refusal(
+                "a proposal for draft.txt is already pending ("
+                    + first
+                    + "); a person must approve or reject it with 'notes-mcp review' first"));
+    assertThat(other).isInstanceOf(Outcome.Answer.class);
+    folders.approvals().reject(first);
+    assertThat(propose(restarted, "draft.txt")).isInstanceOf(Outcome.Answer.class);
+  }
+
+  @Test
+  void aDamagedPendingRecordBlocksEveryProposal() throws Exception {
+    Folders folders = new Folders(dir);
+    String id = folders.propose("draft.txt", "one");
+    Files.writeString(folders.record(id), "{}");
+
+    assertThat(propose(folders.notes, "todo.txt").text())
+        .isEqualTo(
+            "a pending proposal record ("
+                + id
+                + ") cannot be read; a person must run 'notes-mcp review' before anything more"
+                + " can be proposed");
+    folders.approvals().reject(id);
+    assertThat(propose(folders.notes, "todo.txt")).isInstanceOf(Outcome.Answer.class);
+  }
+
+  @Test
+  void withoutAFolderOneProposalIsPendingPerProcessAndNothingIsWritten() throws Exception {
+    Path root = Files.createDirectories(dir.resolve("w"));
+    Notes notes =
+        new Notes(
+            Policy.of(List.of("draft.txt"), List.of("draft.txt", "todo.txt"), 2048, 9),
+            Workspace.at(root),
+            Clock.systemUTC());
+
+    assertThat(propose(notes, "draft.txt")).isInstanceOf(Outcome.Answer.class);
+    assertThat(propose(notes, "todo.txt").text()).startsWith("a proposal is already pending (");
+    assertThat(notes.pending().requester()).isEqualTo(new Requester("unit", "0"));
+    assertThat(Files.list(dir).map(p -> p.getFileName().toString())).containsExactly("w");
+  }
+
+  private static Outcome propose(Notes notes, String name) {
+    return notes.execute(
+        Notes.PROPOSE_NOTE,
+        "{\"path\":\"" + name + "\",\"content\":\"x\"}",
+        new Requester("unit", "0"),
+        () -> false);
+  }
+}
