@@ -20,9 +20,9 @@ import tools.jackson.databind.node.ObjectNode;
  * Validates messages against the official MCP {@code schema.json} of a revision (vendored in
  * src/test/resources/mcp-schema with its licence), with a JSON Schema 2020-12 validator.
  */
-final class SchemaCheck {
-  static final String MODERN = "2026-07-28";
-  static final String LEGACY = "2025-11-25";
+public final class SchemaCheck {
+  public static final String MODERN = "2026-07-28";
+  public static final String LEGACY = "2025-11-25";
 
   private static final ObjectMapper JSON = JsonMapper.builder().build();
   private static final SchemaRegistry REGISTRY =
@@ -42,7 +42,7 @@ final class SchemaCheck {
    * that is not {@code input_required} is therefore also checked against the method's own result
    * definition.
    */
-  static List<String> violations(String revision, String definition, JsonNode message) {
+  public static List<String> violations(String revision, String definition, JsonNode message) {
     List<String> violations = new ArrayList<>(validate(revision, definition, message));
     String own = ownResultDefinition(revision, definition, message);
     if (own != null) {

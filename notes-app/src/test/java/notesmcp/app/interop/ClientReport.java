@@ -3,7 +3,10 @@ package notesmcp.app.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import notesmcp.app.SchemaCheck;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -75,6 +78,51 @@ final class ClientReport {
     }
     return this;
   }
+
+  /**
+   * Every message our server wrote in the session (the wire trace) is valid against the official
+   * schema of the session's revision, for the method it answers.
+   */
+  ClientReport assertWireMatchesSchema(String revision) {
+    Map<String, String> methods = new HashMap<>();
+    List<String> violations = new ArrayList<>();
+    int answers = 0;
+    for (JsonNode entry : json.path("wire")) {
+      JsonNode message = entry.path("message");
+      if (entry.path("dir").asString().equals("client->server")) {
+        if (message.has("id") && message.has("method")) {
+          methods.put(message.get("id").toString(), message.get("method").asString());
+        }
+        continue;
+      }
+      answers++;
+      if (message.has("error")) {
+        violations.addAll(
+            SchemaCheck.violations(SchemaCheck.MODERN, "JSONRPCErrorResponse", message));
+        continue;
+      }
+      String method = methods.get(message.path("id").toString());
+      String result = RESULTS.get(method);
+      assertThat(result).as("a known method answered: %s\n%s", message, run).isNotNull();
+      if (revision.equals(SchemaCheck.MODERN)) {
+        violations.addAll(SchemaCheck.violations(revision, result + "Response", message));
+      } else {
+        violations.addAll(SchemaCheck.violations(revision, "JSONRPCResultResponse", message));
+        violations.addAll(SchemaCheck.violations(revision, result, message.get("result")));
+      }
+    }
+    assertThat(answers).as("server messages in the wire trace\n%s", run).isPositive();
+    assertThat(violations).as("schema violations in what our server wrote\n%s", run).isEmpty();
+    return this;
+  }
+
+  private static final Map<String, String> RESULTS =
+      Map.of(
+          "server/discover", "DiscoverResult",
+          "initialize", "InitializeResult",
+          "tools/list", "ListToolsResult",
+          "tools/call", "CallToolResult",
+          "ping", "EmptyResult");
 
   /** read_note {"path":"notes.txt"}: one text block holding {"path":...,"content":...}. */
   ClientReport assertReadNote() {

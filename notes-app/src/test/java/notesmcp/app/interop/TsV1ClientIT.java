@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import notesmcp.app.SchemaCheck;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,6 +38,7 @@ class TsV1ClientIT {
   @Test
   void negotiatesTheLegacyEra() {
     report.assertEra("legacy", "2025-11-25");
+    report.assertWireMatchesSchema(SchemaCheck.LEGACY);
     assertThat(report.methods())
         .as("the client's messages\n%s", report.run())
         .startsWith("initialize", "notifications/initialized");

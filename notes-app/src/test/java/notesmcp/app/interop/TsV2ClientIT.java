@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import notesmcp.app.SchemaCheck;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,6 +42,7 @@ class TsV2ClientIT {
   @Test
   void negotiatesTheModernEra() {
     report.assertEra("modern", "2026-07-28");
+    report.assertWireMatchesSchema(SchemaCheck.MODERN);
     JsonNode discover = report.json().path("discover");
     assertThat(discover.path("supportedVersions").toString()).isEqualTo("[\"2026-07-28\"]");
     assertThat(report.json().path("serverCapabilities").has("tools")).isTrue();
@@ -98,6 +100,7 @@ class TsV2ClientIT {
         new ClientReport(Interop.run(dir.resolve("logs-legacy"), command("legacy")));
     legacy
         .assertEra("legacy", "2025-11-25")
+        .assertWireMatchesSchema(SchemaCheck.LEGACY)
         .assertThreeTools()
         .assertReadNote()
         .assertRefusedRead()
