@@ -213,41 +213,56 @@ public final class Harness {
     String name = spec.name();
     List<String> cells = new ArrayList<>(List.of(Integer.toString(round + 1), load, name));
     try (Session session = Session.open(spec, stderrFile(name, "r" + round), note)) {
-      double coldMs = session.coldStartNanos() / 1e6;
-      if (cold) {
-        results.add(Metric.COLD_START, name, coldMs);
-      }
-      cells.add(cold ? format(coldMs) : "");
-      if (seq) {
-        Stats latency = new Stats(SequentialLatency.run(session, options.warmup, options.seq));
-        results.add(Metric.SEQ_P50, name, latency.median() / 1e3);
-        results.add(Metric.SEQ_P90, name, latency.quantile(0.9) / 1e3);
-        results.add(Metric.SEQ_P99, name, latency.quantile(0.99) / 1e3);
-        cells.add(format(latency.median() / 1e3));
-        cells.add(format(latency.quantile(0.9) / 1e3));
-        cells.add(format(latency.quantile(0.99) / 1e3));
-      } else {
-        cells.addAll(List.of("", "", ""));
-      }
-      if (pipe) {
-        PipelinedThroughput.Result r = PipelinedThroughput.run(session, options.pipelined);
-        double peakMib = ProcFs.statusBytes(session.server().pid(), "VmHWM") / 1024.0 / 1024.0;
-        results.add(Metric.THROUGHPUT, name, r.callsPerSecond());
-        results.add(Metric.CPU_PER_CALL, name, r.serverCpuMicrosPerCall());
-        results.add(Metric.CLIENT_CPU_PER_CALL, name, r.clientCpuMicrosPerCall());
-        results.add(Metric.PEAK_RSS, name, peakMib);
-        results.callsBeforePeak(name, session.calls());
-        cells.add(String.format(Locale.ROOT, "%,.0f", r.callsPerSecond()));
-        cells.add(format(r.serverCpuMicrosPerCall()));
-        cells.add(format(r.clientCpuMicrosPerCall()));
-        cells.add(format(peakMib));
-      } else {
-        cells.addAll(List.of("", "", "", ""));
-      }
-      results.note(session.finish());
+      measure(session, cells);
+    } catch (BenchFailure f) {
+      cells.add("**FAILED** (see Notes)");
+      results.round("| " + String.join(" | ", cells) + " |");
+      throw f;
     }
     results.round("| " + String.join(" | ", cells) + " |");
     progress.println("  " + String.join("  ", cells.subList(2, cells.size())));
+  }
+
+  /**
+   * The phases of one process, in order. Its samples reach the results only when every phase
+   * passed: a process that lost replies contributes nothing but its FAILED row.
+   */
+  private void measure(Session session, List<String> cells) {
+    String name = session.server().name();
+    Map<Metric, Double> samples = new LinkedHashMap<>();
+    double coldMs = session.coldStartNanos() / 1e6;
+    if (options.runs("cold")) {
+      samples.put(Metric.COLD_START, coldMs);
+    }
+    cells.add(options.runs("cold") ? format(coldMs) : "");
+    if (options.runs("seq")) {
+      Stats latency = new Stats(SequentialLatency.run(session, options.warmup, options.seq));
+      samples.put(Metric.SEQ_P50, latency.median() / 1e3);
+      samples.put(Metric.SEQ_P90, latency.quantile(0.9) / 1e3);
+      samples.put(Metric.SEQ_P99, latency.quantile(0.99) / 1e3);
+      cells.add(format(latency.median() / 1e3));
+      cells.add(format(latency.quantile(0.9) / 1e3));
+      cells.add(format(latency.quantile(0.99) / 1e3));
+    } else {
+      cells.addAll(List.of("", "", ""));
+    }
+    if (options.runs("pipe")) {
+      PipelinedThroughput.Result r = PipelinedThroughput.run(session, options.pipelined);
+      double peakMib = ProcFs.statusBytes(session.server().pid(), "VmHWM") / 1024.0 / 1024.0;
+      samples.put(Metric.THROUGHPUT, r.callsPerSecond());
+      samples.put(Metric.CPU_PER_CALL, r.serverCpuMicrosPerCall());
+      samples.put(Metric.CLIENT_CPU_PER_CALL, r.clientCpuMicrosPerCall());
+      samples.put(Metric.PEAK_RSS, peakMib);
+      results.callsBeforePeak(name, session.calls());
+      cells.add(String.format(Locale.ROOT, "%,.0f", r.callsPerSecond()));
+      cells.add(format(r.serverCpuMicrosPerCall()));
+      cells.add(format(r.clientCpuMicrosPerCall()));
+      cells.add(format(peakMib));
+    } else {
+      cells.addAll(List.of("", "", "", ""));
+    }
+    samples.forEach((metric, value) -> results.add(metric, name, value));
+    results.note(session.finish());
   }
 
   private void soak(ServerSpec spec) {

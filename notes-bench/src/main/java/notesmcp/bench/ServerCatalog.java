@@ -19,6 +19,9 @@ final class ServerCatalog {
   static final String FLOOR = "floor";
   static final List<String> ALL = List.of(NOTES_MCP, TS_SDK_V2, JAVA_SDK, FLOOR);
 
+  /** The servers with a one-shot client to compare (see {@link #oneShot}). */
+  static final List<String> ONE_SHOT = List.of(NOTES_MCP, TS_SDK_V2);
+
   private final Path repo;
   private final Path workspace;
   private final long budget;
