@@ -34,7 +34,10 @@ final class Machine {
         Programs.output(List.of("git", "-C", repo.toString(), "rev-parse", "--short=12", "HEAD"))
             .trim();
     String dirty =
-        Programs.output(List.of("git", "-C", repo.toString(), "status", "--porcelain")).trim();
+        Programs.output(
+                List.of(
+                    "git", "-C", repo.toString(), "status", "--porcelain", "--untracked-files=no"))
+            .trim();
     this.commit = head + (dirty.isEmpty() ? "" : " (with uncommitted changes)");
     this.startUpCache = startUpCache(repo);
   }

@@ -49,7 +49,7 @@ final class PipelinedThroughput {
       for (int received = 0; received < calls; received++) {
         Reply reply;
         try {
-          reply = server.read("pipelined");
+          reply = server.read("during the pipelined run");
         } catch (BenchFailure f) {
           throw lost(server, calls, received, writer, f);
         }

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -149,8 +150,11 @@ final class ServerProcess implements AutoCloseable {
     } else if (!process.isAlive()) {
       message.append(" (the server exited with code ").append(exitCode()).append(')');
     }
-    message.append("\n--- last lines of its stderr (").append(stderr).append(") ---\n");
-    message.append(stderrTail(20));
+    message
+        .append("\n--- the end of its stderr, stack frames left out (")
+        .append(stderr)
+        .append(") ---\n");
+    message.append(stderrTail(12));
     return new BenchFailure(message.toString());
   }
 
@@ -164,10 +168,17 @@ final class ServerProcess implements AutoCloseable {
     }
   }
 
+  /** The last lines of its stderr, stack frames left out: what was thrown, and why. */
   String stderrTail(int lines) {
     try {
-      List<String> all = Files.readAllLines(stderr, StandardCharsets.UTF_8);
-      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+      List<String> said = new ArrayList<>();
+      for (String line : Files.readAllLines(stderr, StandardCharsets.UTF_8)) {
+        String trimmed = line.trim();
+        if (!trimmed.startsWith("at ") && !trimmed.matches("\\.\\.\\. \\d+ more")) {
+          said.add(line);
+        }
+      }
+      return String.join("\n", said.subList(Math.max(0, said.size() - lines), said.size()));
     } catch (IOException | RuntimeException e) {
       return "(unreadable: " + e + ")";
     }
