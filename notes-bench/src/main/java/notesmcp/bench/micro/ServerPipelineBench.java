@@ -105,7 +105,8 @@ public class ServerPipelineBench {
     }
 
     @Override
-    public ToolResult call(String name, String rawArguments, CancelToken token) {
+    public ToolResult call(
+        String name, String rawArguments, Implementation client, CancelToken token) {
       Outcome outcome = notes.execute(name, rawArguments, token::isCancelled);
       return new ToolResult(outcome.text(), outcome instanceof Outcome.Refusal);
     }
