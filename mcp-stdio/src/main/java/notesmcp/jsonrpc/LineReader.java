@@ -44,6 +44,11 @@ public final class LineReader {
     END
   }
 
+  /** Whether a whole line is already buffered, so {@link #next} would not block for it. */
+  public boolean hasCompleteLine() {
+    return indexOfNewline(position, limit) >= 0;
+  }
+
   /** Reads the next line; blocks until one is complete or the stream ends. */
   public Result next() throws IOException {
     length = 0;

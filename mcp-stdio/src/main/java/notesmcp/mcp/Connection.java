@@ -18,12 +18,12 @@ import notesmcp.jsonrpc.ErrorCodes;
 import notesmcp.jsonrpc.ErrorObject;
 import notesmcp.jsonrpc.Id;
 import notesmcp.jsonrpc.LineReader;
+import notesmcp.jsonrpc.LineWriter;
 import notesmcp.jsonrpc.Message;
 import notesmcp.jsonrpc.Message.Failure;
 import notesmcp.jsonrpc.Message.Notification;
 import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.Message.Success;
-import notesmcp.jsonrpc.Outbox;
 import notesmcp.jsonrpc.RpcException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -44,7 +44,7 @@ public final class Connection {
   private final Process process;
   private final PrintStream log;
   private final Codec codec = new Codec(Set.of());
-  private final Outbox outbox;
+  private final LineWriter output;
   private final Map<Id, CompletableFuture<Message>> pending = new ConcurrentHashMap<>();
   private final AtomicLong nextId = new AtomicLong(1);
   private volatile IOException closedBecause;
@@ -61,7 +61,7 @@ public final class Connection {
   private Connection(Process process, PrintStream log) {
     this.process = process;
     this.log = log;
-    this.outbox = new Outbox(process.getOutputStream(), 256, "notes-mcp client writer", log);
+    this.output = new LineWriter(process.getOutputStream(), 256, log);
     Thread reader = new Thread(this::read, "notes-mcp client reader");
     reader.setDaemon(true);
     reader.start();
@@ -130,7 +130,7 @@ public final class Connection {
       throw closed;
     }
     try {
-      outbox.send(codec.encode(message));
+      output.send(codec.encode(message));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while sending", e);
@@ -223,12 +223,7 @@ public final class Connection {
    * SIGTERM and wait again, then SIGKILL. Returns its exit status.
    */
   public int close(Duration grace) throws InterruptedException {
-    outbox.close(grace.toMillis());
-    try {
-      process.getOutputStream().close();
-    } catch (IOException e) {
-      // already closed
-    }
+    output.close();
     if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
       process.destroy();
       if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -9,44 +9,48 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import notesmcp.jsonrpc.Codec;
 import notesmcp.jsonrpc.ErrorCodes;
 import notesmcp.jsonrpc.ErrorObject;
 import notesmcp.jsonrpc.Id;
 import notesmcp.jsonrpc.LineReader;
+import notesmcp.jsonrpc.LineWriter;
 import notesmcp.jsonrpc.Message;
 import notesmcp.jsonrpc.Message.Failure;
 import notesmcp.jsonrpc.Message.Notification;
 import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.Message.Success;
-import notesmcp.jsonrpc.Outbox;
 import notesmcp.jsonrpc.RpcException;
 import tools.jackson.databind.JsonNode;
 
 /**
  * An MCP server on one pair of byte streams (stdin and stdout), serving both eras.
  *
- * <p>Threads: one reader (the caller of {@link #serve}) owns the input. It reads bounded lines,
- * decodes them, answers {@code -32700}/{@code -32600} itself and keeps reading, applies {@code
- * notifications/cancelled} at once, and hands requests to a few workers through a bounded queue; it
- * never runs a tool. Workers answer requests; every line out goes through one {@link Outbox}. When
- * the queue stays full, the request is answered {@code -32000} (CONTRACT §5); memory stays bounded
- * whatever a client sends. On end of input, in-flight work finishes, output is flushed, and {@link
- * #serve} returns.
+ * <p>Threads, leader and followers: a few threads take turns at the input. The one holding the lead
+ * reads the lines already there (blocking only for the first), answers {@code -32700}/{@code
+ * -32600} itself, applies {@code notifications/cancelled} at once, admits the requests, then hands
+ * the lead to the next thread and answers its requests itself. So the input is always being read, a
+ * cancellation reaches a call that has not started yet, and a request is answered by the thread
+ * that read it, with no queue between them. Replies leave through one {@link LineWriter}, which no
+ * thread waits on.
+ *
+ * <p>Bounds (CONTRACT §5): at most {@code maxInFlight} requests are admitted and unanswered; a
+ * request that finds no room within {@code admissionWait} is answered {@code -32000}. Memory stays
+ * bounded whatever a client sends. On end of input, admitted work finishes and {@link #serve}
+ * returns.
  */
 public final class Server {
   /** Tunables; every duration is a parameter so tests can shorten it. */
   public record Options(
       Implementation info,
       String instructions,
-      int workers,
-      int maxQueued,
-      Duration enqueueWait,
+      int threads,
+      int maxInFlight,
+      Duration admissionWait,
       int maxLineBytes,
       Duration holdBeforeCall) {
 
@@ -56,88 +60,117 @@ public final class Server {
     }
 
     public Options withHoldBeforeCall(Duration hold) {
-      return new Options(info, instructions, workers, maxQueued, enqueueWait, maxLineBytes, hold);
+      return new Options(
+          info, instructions, threads, maxInFlight, admissionWait, maxLineBytes, hold);
     }
   }
 
-  private static final Runnable STOP = () -> {};
+  /** Requests one thread reads before it hands the lead on, at most. */
+  private static final int MAX_BATCH = 32;
 
   private final Options options;
   private final PrintStream log;
   private final Dispatcher dispatcher;
   private final Codec codec = new Codec(Set.of("arguments"));
   private final Map<Id, CancelToken> inFlight = new ConcurrentHashMap<>();
-  private final BlockingQueue<Runnable> queue;
-  private volatile Outbox outbox;
+  private final Semaphore lead = new Semaphore(1);
+  private final Semaphore room;
+  private LineReader lines; // guarded by lead
+  private boolean ended; // guarded by lead
+  private volatile LineWriter output;
 
   public Server(Tools tools, Options options, PrintStream log) {
     this.options = options;
     this.log = log;
     this.dispatcher = new Dispatcher(tools, options, log);
-    this.queue = new ArrayBlockingQueue<>(options.maxQueued());
+    this.room = new Semaphore(options.maxInFlight());
   }
 
-  /** Serves until {@code in} ends, then lets in-flight requests finish and flushes {@code out}. */
-  public void serve(InputStream in, OutputStream out) throws IOException, InterruptedException {
-    outbox = new Outbox(out, 1024, "notes-mcp writer", log);
-    List<Thread> workers = startWorkers();
-    LineReader lines = new LineReader(in, options.maxLineBytes());
-    try {
-      LineReader.Result result;
-      while ((result = lines.next()) != LineReader.Result.END && !outbox.isBroken()) {
-        if (result == LineReader.Result.TOO_LONG) {
-          send(
-              new Failure(
-                  null,
-                  new ErrorObject(
-                      ErrorCodes.INVALID_REQUEST,
-                      "Invalid Request: line longer than " + options.maxLineBytes() + " bytes")));
-        } else if (!isBlank(lines.bytes(), lines.length())) {
-          receive(lines.bytes(), lines.length());
-        }
-      }
-    } finally {
-      for (int i = 0; i < workers.size(); i++) {
-        queue.put(STOP);
-      }
-      for (Thread worker : workers) {
-        worker.join();
-      }
-      outbox.close(5_000);
+  /** A request let in, with the token its cancellation sets. */
+  private record Admitted(Request request, CancelToken token) {}
+
+  /** Serves until {@code in} ends and every admitted request is answered. */
+  public void serve(InputStream in, OutputStream out) throws InterruptedException {
+    output = new LineWriter(out, 1024, log);
+    lines = new LineReader(in, options.maxLineBytes());
+    List<Thread> threads = new ArrayList<>();
+    for (int i = 1; i <= options.threads(); i++) {
+      Thread thread = new Thread(this::takeTurns, "notes-mcp " + i);
+      thread.setDaemon(true);
+      thread.start();
+      threads.add(thread);
     }
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    output.close();
   }
 
-  /** Flushes what is already queued; for a shutdown hook (SIGTERM). */
-  public void flush(long timeoutMillis) throws InterruptedException {
-    Outbox current = outbox;
+  /** Flushes what is already written; for a shutdown hook (SIGTERM). */
+  public void flush() {
+    LineWriter current = output;
     if (current != null) {
-      current.close(timeoutMillis);
+      current.close();
     }
   }
 
-  private List<Thread> startWorkers() {
-    List<Thread> workers = new ArrayList<>();
-    for (int i = 1; i <= options.workers(); i++) {
-      Thread worker = new Thread(this::work, "notes-mcp worker-" + i);
-      worker.setDaemon(true);
-      worker.start();
-      workers.add(worker);
-    }
-    return workers;
-  }
-
-  private void work() {
-    try {
-      Runnable task;
-      while ((task = queue.take()) != STOP) {
-        task.run();
+  /** One thread's life: take the lead, read, hand the lead on, answer what it read. */
+  private void takeTurns() {
+    List<Admitted> batch = new ArrayList<>();
+    boolean end = false;
+    while (!end) {
+      lead.acquireUninterruptibly();
+      try {
+        end = read(batch);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        end = true;
+      } finally {
+        lead.release();
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      for (Admitted admitted : batch) {
+        answer(admitted.request(), admitted.token());
+      }
+      batch.clear();
     }
   }
 
-  private void receive(byte[] line, int length) throws InterruptedException {
+  /**
+   * Reads one line, blocking for it, and then the lines already buffered while there is room to
+   * admit them; true at end of input. Only the thread holding the lead calls it.
+   */
+  private boolean read(List<Admitted> batch) throws InterruptedException {
+    while (!ended && !output.isBroken()) {
+      if (!batch.isEmpty()
+          && (batch.size() >= MAX_BATCH
+              || !lines.hasCompleteLine()
+              || room.availablePermits() == 0)) {
+        return false;
+      }
+      LineReader.Result result;
+      try {
+        result = lines.next();
+      } catch (IOException e) {
+        log.println("notes-mcp: reading stdin failed: " + e.getMessage());
+        result = LineReader.Result.END;
+      }
+      if (result == LineReader.Result.END) {
+        ended = true;
+      } else if (result == LineReader.Result.TOO_LONG) {
+        send(
+            new Failure(
+                null,
+                new ErrorObject(
+                    ErrorCodes.INVALID_REQUEST,
+                    "Invalid Request: line longer than " + options.maxLineBytes() + " bytes")));
+      } else if (!isBlank(lines.bytes(), lines.length())) {
+        receive(lines.bytes(), lines.length(), batch);
+      }
+    }
+    return true;
+  }
+
+  private void receive(byte[] line, int length, List<Admitted> batch) throws InterruptedException {
     Message message;
     try {
       message = codec.decode(line, length);
@@ -146,7 +179,7 @@ public final class Server {
       return;
     }
     if (message instanceof Request) {
-      accept((Request) message);
+      admit((Request) message, batch);
     } else if (message instanceof Notification) {
       notice((Notification) message);
     } else if (message instanceof Success || message instanceof Failure) {
@@ -156,7 +189,11 @@ public final class Server {
     }
   }
 
-  private void accept(Request request) throws InterruptedException {
+  /**
+   * Lets a request in when there is room. Only the leader takes room, so room seen free before
+   * reading a line is still free for it; a leader with nothing admitted yet waits for room.
+   */
+  private void admit(Request request, List<Admitted> batch) throws InterruptedException {
     CancelToken token = new CancelToken();
     if (inFlight.putIfAbsent(request.id(), token) != null) {
       send(
@@ -167,8 +204,7 @@ public final class Server {
                   "Invalid Request: id " + request.id() + " is already in flight")));
       return;
     }
-    Runnable task = () -> answer(request, token);
-    if (!queue.offer(task, options.enqueueWait().toNanos(), TimeUnit.NANOSECONDS)) {
+    if (!room.tryAcquire(options.admissionWait().toNanos(), TimeUnit.NANOSECONDS)) {
       inFlight.remove(request.id(), token);
       send(
           new Failure(
@@ -176,9 +212,11 @@ public final class Server {
               new ErrorObject(
                   ErrorCodes.OVERLOADED,
                   "Server overloaded: "
-                      + options.maxQueued()
-                      + " requests already waiting; retry later")));
+                      + options.maxInFlight()
+                      + " requests already in flight; retry later")));
+      return;
     }
+    batch.add(new Admitted(request, token));
   }
 
   private void notice(Notification notification) {
@@ -228,11 +266,12 @@ public final class Server {
       Thread.currentThread().interrupt();
     } finally {
       inFlight.remove(request.id(), token);
+      room.release();
     }
   }
 
   private void send(Message message) throws InterruptedException {
-    outbox.send(codec.encode(message));
+    output.send(codec.encode(message));
   }
 
   private static boolean isBlank(byte[] bytes, int length) {

@@ -42,14 +42,14 @@ class ServerTest {
     return Server.Options.defaults(INFO, "Use the tools.");
   }
 
-  private static Server.Options options(int workers, int maxQueued, Duration enqueueWait) {
+  private static Server.Options options(int threads, int maxInFlight, Duration admissionWait) {
     Server.Options d = options();
     return new Server.Options(
         d.info(),
         d.instructions(),
-        workers,
-        maxQueued,
-        enqueueWait,
+        threads,
+        maxInFlight,
+        admissionWait,
         d.maxLineBytes(),
         d.holdBeforeCall());
   }
@@ -350,7 +350,8 @@ class ServerTest {
   void tooLongLineIsAnInvalidRequestWithoutIdAndTheNextLineIsServed() throws Exception {
     Server.Options d = options();
     Server.Options small =
-        new Server.Options(d.info(), d.instructions(), 4, 64, d.enqueueWait(), 256, Duration.ZERO);
+        new Server.Options(
+            d.info(), d.instructions(), 4, 64, d.admissionWait(), 256, Duration.ZERO);
 
     List<JsonNode> replies =
         serve(small, call(1, "echo", "{\"x\":\"" + "y".repeat(300) + "\"}"), call(2, "echo", "{}"));
@@ -486,29 +487,28 @@ class ServerTest {
   }
 
   @Test
-  void requestsBeyondTheQueueAreAnsweredOverloaded() throws Exception {
-    try (Wire wire = new Wire(options(1, 1, Duration.ofMillis(50)))) {
+  void requestsBeyondTheInFlightBoundAreAnsweredOverloaded() throws Exception {
+    try (Wire wire = new Wire(options(2, 1, Duration.ofMillis(50)))) {
       wire.send(call(1, "block", "{}"));
       tools.entered.await();
-      wire.send(call(2, "echo", "{}")); // waits in the queue
-      wire.send(call(3, "echo", "{}"));
-      wire.send(request(4, "server/discover", modern("")));
+      wire.send(call(2, "echo", "{}"));
+      wire.send(request(3, "server/discover", modern("")));
 
       JsonNode overloaded =
           json(
-              "{\"code\":-32000,\"message\":\"Server overloaded: 1 requests already waiting;"
+              "{\"code\":-32000,\"message\":\"Server overloaded: 1 requests already in flight;"
                   + " retry later\"}");
+      JsonNode second = wire.next();
       JsonNode third = wire.next();
-      JsonNode fourth = wire.next();
+      assertThat(second.get("id").intValue()).isEqualTo(2);
+      assertThat(second.get("error")).isEqualTo(overloaded);
       assertThat(third.get("id").intValue()).isEqualTo(3);
       assertThat(third.get("error")).isEqualTo(overloaded);
-      assertThat(fourth.get("id").intValue()).isEqualTo(4);
-      assertThat(fourth.get("error")).isEqualTo(overloaded);
 
       tools.release.countDown();
-      Map<String, JsonNode> rest = byId(List.of(wire.next(), wire.next()));
-      assertThat(rest.get("1").at("/result/content/0/text").stringValue()).isEqualTo("released");
-      assertThat(rest.get("2").at("/result/content/0/text").stringValue()).isEqualTo("{}");
+      assertThat(wire.next().at("/result/content/0/text").stringValue()).isEqualTo("released");
+      wire.send(call(4, "echo", "{}"));
+      assertThat(wire.next().at("/result/content/0/text").stringValue()).isEqualTo("{}");
     }
     assertThat(tools.calls).hasValue(2);
   }

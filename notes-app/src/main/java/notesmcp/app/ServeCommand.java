@@ -82,21 +82,10 @@ final class ServeCommand {
             + (proposals == null
                 ? "in memory (discarded on exit)"
                 : "kept in " + proposals.path() + " for 'notes-mcp review'"));
-    Thread flushOnSignal =
-        new Thread(
-            () -> {
-              try {
-                server.flush(500);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            },
-            "notes-mcp shutdown");
+    Thread flushOnSignal = new Thread(server::flush, "notes-mcp shutdown");
     Runtime.getRuntime().addShutdownHook(flushOnSignal);
     try {
       server.serve(in, out);
-    } catch (IOException e) {
-      err.println("notes-mcp: reading stdin failed: " + e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -9,6 +9,8 @@ import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -16,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
-class OutboxTest {
+class LineWriterTest {
   private final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
   private final PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
 
@@ -25,40 +27,70 @@ class OutboxTest {
   }
 
   @Test
-  void linesAreWrittenInOrderEachFollowedByNewline() throws Exception {
+  void linesFromOneSenderArriveInOrderEachFollowedByNewline() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    Outbox outbox = new Outbox(out, 4, "test writer", log);
+    LineWriter writer = new LineWriter(out, 4, log);
 
     for (int i = 0; i < 100; i++) {
-      outbox.send(bytes("{\"n\":" + i + "}"));
+      writer.send(bytes("{\"n\":" + i + "}"));
     }
-    outbox.close(5_000);
 
     StringBuilder expected = new StringBuilder();
     for (int i = 0; i < 100; i++) {
       expected.append("{\"n\":").append(i).append("}\n");
     }
     assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(expected.toString());
-    assertThat(outbox.isBroken()).isFalse();
+    assertThat(writer.isBroken()).isFalse();
   }
 
   @Test
-  void closeFlushesABufferedStream() throws Exception {
-    ByteArrayOutputStream sink = new ByteArrayOutputStream();
-    OutputStream buffered = new java.io.BufferedOutputStream(sink, 1 << 16);
-    Outbox outbox = new Outbox(buffered, 4, "test writer", log);
+  void aSentLineIsFlushedWithoutWaitingForClose() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    LineWriter writer = new LineWriter(out, 4, log);
 
-    outbox.send(bytes("last"));
-    outbox.close(5_000);
+    writer.send(bytes("now"));
 
-    assertThat(sink.toString(StandardCharsets.UTF_8)).isEqualTo("last\n");
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("now\n");
+  }
+
+  @Test
+  void manySendersAtOnceLoseNothingAndNeverInterleaveWithinALine() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    LineWriter writer = new LineWriter(out, 8, log);
+    int senders = 8;
+    int each = 2_000;
+    List<CompletableFuture<Void>> running = new ArrayList<>();
+    for (int s = 0; s < senders; s++) {
+      String line = ("sender-" + s + "-").repeat(20);
+      running.add(
+          CompletableFuture.runAsync(
+              () -> {
+                try {
+                  for (int i = 0; i < each; i++) {
+                    writer.send(bytes(line));
+                  }
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              }));
+    }
+    for (CompletableFuture<Void> sender : running) {
+      sender.get(10, TimeUnit.SECONDS);
+    }
+
+    List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+    assertThat(lines).hasSize(senders * each);
+    for (int s = 0; s < senders; s++) {
+      String line = ("sender-" + s + "-").repeat(20);
+      assertThat(lines.stream().filter(line::equals).count()).isEqualTo(each);
+    }
   }
 
   @Test
   void slowConsumerMakesSendBlockAndNothingIsDropped() throws Exception {
     PipedInputStream consumer = new PipedInputStream(64);
     PipedOutputStream producer = new PipedOutputStream(consumer);
-    Outbox outbox = new Outbox(producer, 2, "test writer", log);
+    LineWriter writer = new LineWriter(producer, 2, log);
     int lines = 200;
     String line = "0123456789".repeat(3); // 31 bytes with its newline
 
@@ -67,31 +99,30 @@ class OutboxTest {
             () -> {
               try {
                 for (int i = 0; i < lines; i++) {
-                  outbox.send(bytes(line));
+                  writer.send(bytes(line));
                 }
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
               }
             });
 
-    // Nobody reads: the pipe (64 bytes) and the queue (2 lines) fill, and send waits.
+    // Nobody reads: the pipe (64 bytes) fills, and the sender, writing, waits.
     try {
       sender.get(300, TimeUnit.MILLISECONDS);
       throw new AssertionError("send returned although nobody read");
     } catch (TimeoutException expected) {
       // still blocked: back-pressure, not a drop
     }
-    assertThat(outbox.isBroken()).isFalse();
+    assertThat(writer.isBroken()).isFalse();
 
     byte[] all = consumer.readNBytes(lines * (line.length() + 1));
     sender.get(5, TimeUnit.SECONDS);
 
     assertThat(new String(all, StandardCharsets.UTF_8)).isEqualTo((line + "\n").repeat(lines));
-    outbox.close(5_000);
   }
 
   @Test
-  void closedStreamMarksTheOutboxBrokenAndSendNoLongerBlocks() throws Exception {
+  void closedStreamMarksTheWriterBrokenAndSendNoLongerBlocks() throws Exception {
     OutputStream closed =
         new OutputStream() {
           @Override
@@ -99,19 +130,14 @@ class OutboxTest {
             throw new IOException("Broken pipe");
           }
         };
-    Outbox outbox = new Outbox(closed, 1, "test writer", log);
+    LineWriter writer = new LineWriter(closed, 1, log);
 
-    outbox.send(bytes("lost"));
-    while (!outbox.isBroken()) {
-      Thread.onSpinWait();
-    }
-    // The queue holds one line, and nobody takes lines any more: send must not wait for room.
+    writer.send(bytes("lost"));
+    assertThat(writer.isBroken()).isTrue();
     for (int i = 0; i < 10_000; i++) {
-      outbox.send(bytes("discarded"));
+      writer.send(bytes("discarded"));
     }
-    outbox.close(1_000);
 
-    assertThat(outbox.isBroken()).isTrue();
     assertThat(logBytes.toString(StandardCharsets.UTF_8))
         .isEqualTo("notes-mcp: output closed by the peer (Broken pipe)" + System.lineSeparator());
   }
