@@ -12,6 +12,15 @@ import java.util.concurrent.TimeUnit;
 public final class CancelToken {
   private final CountDownLatch cancelled = new CountDownLatch(1);
   private volatile String reason;
+  private volatile Runnable beforeWaiting = () -> {};
+
+  /**
+   * What to do before this request waits (the server hands its input to another thread, so that a
+   * cancellation can still be read while the request waits).
+   */
+  void beforeWaiting(Runnable action) {
+    beforeWaiting = action;
+  }
 
   public void cancel(String why) {
     reason = why;
@@ -28,6 +37,7 @@ public final class CancelToken {
 
   /** Waits until cancelled or until {@code timeout} passes; true if cancelled. */
   public boolean await(Duration timeout) throws InterruptedException {
+    beforeWaiting.run();
     return cancelled.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
   }
 }

@@ -2,6 +2,7 @@ package notesmcp.mcp;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 import notesmcp.jsonrpc.Message.Request;
@@ -33,6 +34,7 @@ final class Dispatcher {
   private static final long TTL_MS = 300_000;
 
   private final Tools tools;
+  private final Set<String> toolNames = new HashSet<>();
   private final Server.Options options;
   private final PrintStream log;
   private volatile String legacyVersion;
@@ -40,6 +42,7 @@ final class Dispatcher {
 
   Dispatcher(Tools tools, Server.Options options, PrintStream log) {
     this.tools = tools;
+    tools.list().forEach(tool -> toolNames.add(tool.name()));
     this.options = options;
     this.log = log;
   }
@@ -156,7 +159,7 @@ final class Dispatcher {
                   .toLowerCase(java.util.Locale.ROOT));
     }
     String tool = name.stringValue();
-    if (tools.list().stream().noneMatch(t -> t.name().equals(tool))) {
+    if (!toolNames.contains(tool)) {
       throw ProtocolErrors.invalidParams("Unknown tool: " + tool);
     }
     holdForTests(request, token);

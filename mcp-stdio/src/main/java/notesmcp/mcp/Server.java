@@ -32,11 +32,13 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>Threads, leader and followers: a few threads take turns at the input. The one holding the lead
  * reads the lines already there (blocking only for the first), answers {@code -32700}/{@code
- * -32600} itself, applies {@code notifications/cancelled} at once, admits the requests, then hands
- * the lead to the next thread and answers its requests itself. So the input is always being read, a
- * cancellation reaches a call that has not started yet, and a request is answered by the thread
- * that read it, with no queue between them. Replies leave through one {@link LineWriter}, which no
- * thread waits on.
+ * -32600} itself, applies {@code notifications/cancelled} at once, and admits the requests; then it
+ * answers them itself. Before answering, it hands the lead to the next thread when more input is
+ * already waiting, so a burst is answered by several threads at once and a cancellation behind a
+ * request is read while that request is pending; a request about to wait hands it on too. A lone
+ * request is read and answered by one thread, with no queue and no hand-off. Replies leave through
+ * one {@link LineWriter}, which no thread waits on. The policy behind the tools serializes its own
+ * state.
  *
  * <p>Bounds (CONTRACT §5): at most {@code maxInFlight} requests are admitted and unanswered; a
  * request that finds no room within {@code admissionWait} is answered {@code -32000}. Memory stays
@@ -66,14 +68,14 @@ public final class Server {
   }
 
   /** Requests one thread reads before it hands the lead on, at most. */
-  private static final int MAX_BATCH = 32;
+  private static final int MAX_BATCH = 64;
 
   private final Options options;
   private final PrintStream log;
   private final Dispatcher dispatcher;
   private final Codec codec = new Codec(Set.of("arguments"));
   private final Map<Id, CancelToken> inFlight = new ConcurrentHashMap<>();
-  private final Semaphore lead = new Semaphore(1);
+  private final Lead lead = new Lead(Duration.ofMillis(20));
   private final Semaphore room;
   private LineReader lines; // guarded by lead
   private boolean ended; // guarded by lead
@@ -103,6 +105,7 @@ public final class Server {
     for (Thread thread : threads) {
       thread.join();
     }
+    lead.close();
     output.close();
   }
 
@@ -114,23 +117,37 @@ public final class Server {
     }
   }
 
-  /** One thread's life: take the lead, read, hand the lead on, answer what it read. */
+  /**
+   * One thread's life: take the lead, read, and answer what it read. It hands the lead on before
+   * answering when more input is already waiting (a burst is then answered by several threads, and
+   * a cancellation behind a request is read while the request is pending), or when a request is
+   * about to wait; otherwise it keeps the lead and reads again once it has answered, so a lone
+   * request is read and answered by one thread with no hand-off at all. The {@link Lead}'s watch
+   * hands the lead on for a thread that answers too long while keeping it.
+   */
   private void takeTurns() {
+    Lead.Turn turn = lead.turn();
     List<Admitted> batch = new ArrayList<>();
     boolean end = false;
     while (!end) {
-      lead.acquireUninterruptibly();
+      turn.take();
       try {
         end = read(batch);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+        if (end || lines.hasInput()) {
+          turn.handOff();
+        }
+      } catch (IOException | InterruptedException e) {
         end = true;
-      } finally {
-        lead.release();
+        turn.handOff();
+      }
+      if (turn.isLeading()) {
+        turn.answering();
       }
       for (Admitted admitted : batch) {
+        admitted.token().beforeWaiting(turn::handOff);
         answer(admitted.request(), admitted.token());
       }
+      turn.answered();
       batch.clear();
     }
   }
@@ -140,6 +157,7 @@ public final class Server {
    * admit them; true at end of input. Only the thread holding the lead calls it.
    */
   private boolean read(List<Admitted> batch) throws InterruptedException {
+    // lines and ended are guarded by the lead, which the caller holds
     while (!ended && !output.isBroken()) {
       if (!batch.isEmpty()
           && (batch.size() >= MAX_BATCH

@@ -1,7 +1,6 @@
 package notesmcp.policy;
 
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -11,9 +10,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
-import tools.jackson.core.JsonGenerator;
-import tools.jackson.core.ObjectWriteContext;
-import tools.jackson.core.json.JsonFactory;
 
 /**
  * The three note tools, {@code list_notes}, {@code read_note} and {@code propose_note}, with every
@@ -36,8 +32,6 @@ public final class Notes {
   public static final String LIST_NOTES = "list_notes";
   public static final String READ_NOTE = "read_note";
   public static final String PROPOSE_NOTE = "propose_note";
-
-  private static final JsonFactory JSON = new JsonFactory();
 
   private final Policy policy;
   private final Workspace workspace;
@@ -141,18 +135,7 @@ public final class Notes {
         present.add(name.value());
       }
     }
-    return new Outcome.Answer(
-        json(
-            g -> {
-              g.writeStartObject();
-              g.writeName("notes");
-              g.writeStartArray();
-              for (String name : present) {
-                g.writeString(name);
-              }
-              g.writeEndArray();
-              g.writeEndObject();
-            }));
+    return new Outcome.Answer(JsonText.array("notes", present));
   }
 
   private Outcome read(Arguments arguments) throws Arguments.Rejected {
@@ -165,14 +148,7 @@ public final class Notes {
       return new Outcome.Refusal(((Workspace.Unreadable) read).reason());
     }
     String content = ((Workspace.Text) read).content();
-    return new Outcome.Answer(
-        json(
-            g -> {
-              g.writeStartObject();
-              g.writeStringProperty("path", name.value());
-              g.writeStringProperty("content", content);
-              g.writeEndObject();
-            }));
+    return new Outcome.Answer(JsonText.object("path", name.value(), "content", content));
   }
 
   private Outcome propose(Arguments arguments, Requester requester) throws Arguments.Rejected {
@@ -240,14 +216,13 @@ public final class Notes {
 
   private static Outcome accepted(Proposal proposal) {
     return new Outcome.Answer(
-        json(
-            g -> {
-              g.writeStartObject();
-              g.writeStringProperty("status", "pending_approval");
-              g.writeStringProperty("proposal_id", proposal.id());
-              g.writeStringProperty("path", proposal.path().value());
-              g.writeEndObject();
-            }));
+        JsonText.object(
+            "status",
+            "pending_approval",
+            "proposal_id",
+            proposal.id(),
+            "path",
+            proposal.path().value()));
   }
 
   /** Why {@code content} may not be proposed, or {@code null}: checked on its UTF-8 bytes. */
@@ -287,17 +262,5 @@ public final class Notes {
             + " is not allowed: it must be exactly"
             + " one of "
             + String.join(", ", names));
-  }
-
-  private interface Body {
-    void write(JsonGenerator generator);
-  }
-
-  private static String json(Body body) {
-    StringWriter out = new StringWriter(128);
-    try (JsonGenerator generator = JSON.createGenerator(ObjectWriteContext.empty(), out)) {
-      body.write(generator);
-    }
-    return out.toString();
   }
 }

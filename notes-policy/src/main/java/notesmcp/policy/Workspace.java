@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -31,6 +32,11 @@ import java.util.Objects;
  */
 public final class Workspace {
   private static final LinkOption[] NO_FOLLOW = {LinkOption.NOFOLLOW_LINKS};
+  private static final String INSPECTED = "unix:mode,nlink,size,fileKey";
+  private static final int S_IFMT = 0170000;
+  private static final int S_IFREG = 0100000;
+  private static final int S_IFLNK = 0120000;
+  private static final int S_IFDIR = 0040000;
 
   private final Path root;
 
@@ -122,12 +128,13 @@ public final class Workspace {
   Read read(NoteName name, int maxBytes) {
     Path file = fileOf(name);
     try {
-      BasicFileAttributes before = attributes(name);
-      String kind = notRegular(before);
+      // One lstat for the kind, the links, the size and the identity of the file.
+      Map<String, Object> before = Files.readAttributes(file, INSPECTED, NO_FOLLOW);
+      String kind = kindUnlessRegular((Integer) before.get("mode"));
       if (kind != null) {
         return new Unreadable(name + " is " + kind + ", not a regular file");
       }
-      int links = linkCount(file);
+      int links = (Integer) before.get("nlink");
       if (links != 1) {
         return new Unreadable(
             name
@@ -136,12 +143,13 @@ public final class Workspace {
                 + " hard links; a note must have exactly one"
                 + " (another link may lead outside the workspace)");
       }
-      if (before.size() > maxBytes) {
-        return tooLarge(name, before.size(), maxBytes);
+      long size = (Long) before.get("size");
+      if (size > maxBytes) {
+        return tooLarge(name, size, maxBytes);
       }
       try (FileChannel channel =
           FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-        if (!Objects.equals(attributes(name).fileKey(), before.fileKey())) {
+        if (!Objects.equals(attributes(name).fileKey(), before.get("fileKey"))) {
           return new Unreadable(name + " changed while it was being opened; try again");
         }
         ByteBuffer bytes = ByteBuffer.allocate(maxBytes + 1);
@@ -167,22 +175,22 @@ public final class Workspace {
     }
   }
 
-  private static String notRegular(BasicFileAttributes attributes) {
-    if (attributes.isRegularFile()) {
-      return null;
-    }
-    if (attributes.isSymbolicLink()) {
-      return "a symbolic link (links are never followed)";
-    }
-    if (attributes.isDirectory()) {
-      return "a directory";
-    }
-    return "a special file (FIFO, socket or device)";
+  private static int linkCount(Path file) throws IOException {
+    return (Integer) Files.getAttribute(file, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
   }
 
-  private static int linkCount(Path file) throws IOException {
-    Object links = Files.getAttribute(file, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
-    return ((Number) links).intValue();
+  /** What a file is when it is not a regular file, from the type bits of its mode. */
+  private static String kindUnlessRegular(int mode) {
+    switch (mode & S_IFMT) {
+      case S_IFREG:
+        return null;
+      case S_IFLNK:
+        return "a symbolic link (links are never followed)";
+      case S_IFDIR:
+        return "a directory";
+      default:
+        return "a special file (FIFO, socket or device)";
+    }
   }
 
   private static Unreadable tooLarge(NoteName name, long size, int maxBytes) {
@@ -190,6 +198,10 @@ public final class Workspace {
   }
 
   private static Read decode(NoteName name, ByteBuffer bytes) {
+    if (isAscii(bytes)) {
+      // Plain ASCII is valid UTF-8 as it stands: no decoder needed.
+      return new Text(new String(bytes.array(), 0, bytes.limit(), StandardCharsets.US_ASCII));
+    }
     CharsetDecoder utf8 =
         StandardCharsets.UTF_8
             .newDecoder()
@@ -201,5 +213,15 @@ public final class Workspace {
       return new Unreadable(name + " is not valid UTF-8 (byte " + bytes.position() + ")");
     }
     return new Text(text.flip().toString());
+  }
+
+  private static boolean isAscii(ByteBuffer bytes) {
+    byte[] array = bytes.array();
+    for (int i = 0; i < bytes.limit(); i++) {
+      if (array[i] < 0) {
+        return false;
+      }
+    }
+    return true;
   }
 }
