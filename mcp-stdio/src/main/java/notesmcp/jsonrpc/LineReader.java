@@ -49,11 +49,6 @@ public final class LineReader {
     return indexOfNewline(position, limit) >= 0;
   }
 
-  /** Whether more input is already here: buffered, or readable from the stream at once. */
-  public boolean hasInput() throws IOException {
-    return position < limit || in.available() > 0;
-  }
-
   /** Reads the next line; blocks until one is complete or the stream ends. */
   public Result next() throws IOException {
     length = 0;

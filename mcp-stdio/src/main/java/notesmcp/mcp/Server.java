@@ -32,13 +32,13 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>Threads, leader and followers: a few threads take turns at the input. The one holding the lead
  * reads the lines already there (blocking only for the first), answers {@code -32700}/{@code
- * -32600} itself, applies {@code notifications/cancelled} at once, and admits the requests; then it
- * answers them itself. Before answering, it hands the lead to the next thread when more input is
- * already waiting, so a burst is answered by several threads at once and a cancellation behind a
- * request is read while that request is pending; a request about to wait hands it on too. A lone
- * request is read and answered by one thread, with no queue and no hand-off. Replies leave through
- * one {@link LineWriter}, which no thread waits on. The policy behind the tools serializes its own
- * state.
+ * -32600} itself, applies {@code notifications/cancelled} at once (so a cancellation read with its
+ * request stops it before it runs), admits the requests and answers them itself, then reads again.
+ * It hands the lead to the next thread only when it would stop reading for long: when a request is
+ * about to wait, or when it has been answering for 20 ms ({@link Lead}). So the input is always
+ * read, and requests are answered concurrently exactly when one of them is slow; a lone request
+ * costs no hand-off at all. Replies leave through one {@link LineWriter}, which no thread waits on.
+ * The policy behind the tools serializes its own state.
  *
  * <p>Bounds (CONTRACT §5): at most {@code maxInFlight} requests are admitted and unanswered; a
  * request that finds no room within {@code admissionWait} is answered {@code -32000}. Memory stays
@@ -118,12 +118,13 @@ public final class Server {
   }
 
   /**
-   * One thread's life: take the lead, read, and answer what it read. It hands the lead on before
-   * answering when more input is already waiting (a burst is then answered by several threads, and
-   * a cancellation behind a request is read while the request is pending), or when a request is
-   * about to wait; otherwise it keeps the lead and reads again once it has answered, so a lone
-   * request is read and answered by one thread with no hand-off at all. The {@link Lead}'s watch
-   * hands the lead on for a thread that answers too long while keeping it.
+   * One thread's life: take the lead, read, and answer what it read, keeping the lead; then read
+   * again. Requests are read and answered by the same thread, with no queue and no hand-off, which
+   * on a small machine is what a burst costs least with too (the policy serializes the calls
+   * anyway). Another thread takes over the input only when this one would stop reading for long: a
+   * request about to wait hands the lead on itself, and the {@link Lead}'s watch hands it on for a
+   * thread that has been answering for 20 ms. So cancellations and other requests are always read,
+   * and requests are answered concurrently exactly when one of them is slow.
    */
   private void takeTurns() {
     Lead.Turn turn = lead.turn();
@@ -133,10 +134,10 @@ public final class Server {
       turn.take();
       try {
         end = read(batch);
-        if (end || lines.hasInput()) {
+        if (end) {
           turn.handOff();
         }
-      } catch (IOException | InterruptedException e) {
+      } catch (InterruptedException e) {
         end = true;
         turn.handOff();
       }
