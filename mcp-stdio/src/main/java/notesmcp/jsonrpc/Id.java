@@ -27,6 +27,18 @@ public record Id(JsonNode value) {
     return node != null && (node.isString() || node.isIntegralNumber());
   }
 
+  // Written out rather than generated: a record's own equals and hashCode link an invokedynamic
+  // call site on first use, milliseconds on a cold start, and ids are hashed on every request.
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof Id && ((Id) other).value.equals(value);
+  }
+
+  @Override
+  public int hashCode() {
+    return value.hashCode();
+  }
+
   /** The id for a log line: a string id is quoted and its control characters escaped. */
   @Override
   public String toString() {

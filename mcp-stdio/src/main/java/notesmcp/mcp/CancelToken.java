@@ -3,16 +3,18 @@ package notesmcp.mcp;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Cancellation of one in-flight request, set by the reader thread when {@code
  * notifications/cancelled} names the request, read by the worker. Not an interrupt: an interrupt
- * would close a {@code FileChannel} in the middle of a read.
+ * would close a {@code FileChannel} in the middle of a read. As a {@link BooleanSupplier} it
+ * answers "cancelled?".
  */
-public final class CancelToken {
+public final class CancelToken implements BooleanSupplier {
   private final CountDownLatch cancelled = new CountDownLatch(1);
   private volatile String reason;
-  private volatile Runnable beforeWaiting = () -> {};
+  private volatile Runnable beforeWaiting;
 
   /**
    * What to do before this request waits (the server hands its input to another thread, so that a
@@ -31,13 +33,21 @@ public final class CancelToken {
     return cancelled.getCount() == 0;
   }
 
+  @Override
+  public boolean getAsBoolean() {
+    return isCancelled();
+  }
+
   public String reason() {
     return reason;
   }
 
   /** Waits until cancelled or until {@code timeout} passes; true if cancelled. */
   public boolean await(Duration timeout) throws InterruptedException {
-    beforeWaiting.run();
+    Runnable action = beforeWaiting;
+    if (action != null) {
+      action.run();
+    }
     return cancelled.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
   }
 }

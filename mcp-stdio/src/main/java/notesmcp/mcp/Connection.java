@@ -62,7 +62,13 @@ public final class Connection {
     this.process = process;
     this.log = log;
     this.output = new LineWriter(process.getOutputStream(), 256, log);
-    Thread reader = new Thread(this::read, "notes-mcp client reader");
+    Thread reader =
+        new Thread("notes-mcp client reader") {
+          @Override
+          public void run() {
+            read();
+          }
+        };
     reader.setDaemon(true);
     reader.start();
   }
@@ -78,7 +84,12 @@ public final class Connection {
 
   /** Starts a child prepared by the caller (its environment, where its stderr goes). */
   public static Connection start(ProcessBuilder builder, PrintStream log) throws IOException {
-    return new Connection(builder.start(), log);
+    return attach(builder.start(), log);
+  }
+
+  /** Talks to a child the caller already started (so it could start it before anything else). */
+  public static Connection attach(Process process, PrintStream log) {
+    return new Connection(process, log);
   }
 
   /** Sends a request and waits for its result. */

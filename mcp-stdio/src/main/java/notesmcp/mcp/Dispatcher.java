@@ -42,7 +42,9 @@ final class Dispatcher {
 
   Dispatcher(Tools tools, Server.Options options, PrintStream log) {
     this.tools = tools;
-    tools.list().forEach(tool -> toolNames.add(tool.name()));
+    for (Tool tool : tools.list()) {
+      toolNames.add(tool.name());
+    }
     this.options = options;
     this.log = log;
   }
@@ -111,7 +113,9 @@ final class Dispatcher {
   private ObjectNode discover() {
     ObjectNode result = NODES.objectNode();
     ArrayNode versions = result.putArray("supportedVersions");
-    Versions.SUPPORTED.forEach(versions::add);
+    for (String version : Versions.SUPPORTED) {
+      versions.add(version);
+    }
     result.putObject("capabilities").putObject("tools");
     if (options.instructions() != null) {
       result.put("instructions", options.instructions());

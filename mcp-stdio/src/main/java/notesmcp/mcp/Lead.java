@@ -31,13 +31,22 @@ final class Lead {
 
   Lead(Duration stuckAfter) {
     this.stuckNanos = stuckAfter.toNanos();
-    this.watch = new Thread(this::watch, "notes-mcp watch");
+    this.watch =
+        new Thread("notes-mcp watch") {
+          @Override
+          public void run() {
+            watch();
+          }
+        };
     watch.setDaemon(true);
     watch.start();
   }
 
-  /** One thread's hold on the lead; used by that thread, and by the watch to hand it on. */
-  final class Turn {
+  /**
+   * One thread's hold on the lead; used by that thread, and by the watch to hand it on. As a {@link
+   * Runnable} it hands the lead on.
+   */
+  final class Turn implements Runnable {
     private final AtomicBoolean leading = new AtomicBoolean();
 
     /** Takes the lead, waiting for it, unless this turn holds it already. */
@@ -53,6 +62,11 @@ final class Lead {
       if (leading.compareAndSet(true, false)) {
         permit.release();
       }
+    }
+
+    @Override
+    public void run() {
+      handOff();
     }
 
     boolean isLeading() {

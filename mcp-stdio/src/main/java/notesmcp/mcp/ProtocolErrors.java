@@ -3,6 +3,7 @@ package notesmcp.mcp;
 import notesmcp.jsonrpc.ErrorCodes;
 import notesmcp.jsonrpc.ErrorObject;
 import notesmcp.jsonrpc.RpcException;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -23,8 +24,10 @@ public final class ProtocolErrors {
 
   static RpcException unsupportedVersion(String requested) {
     ObjectNode data = JsonNodeFactory.instance.objectNode();
-    data.putArray("supported")
-        .addAll(Versions.SUPPORTED.stream().map(JsonNodeFactory.instance::stringNode).toList());
+    ArrayNode supported = data.putArray("supported");
+    for (String version : Versions.SUPPORTED) {
+      supported.add(version);
+    }
     data.put("requested", requested);
     return new RpcException(
         new ErrorObject(

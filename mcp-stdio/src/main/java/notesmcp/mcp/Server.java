@@ -97,7 +97,13 @@ public final class Server {
     lines = new LineReader(in, options.maxLineBytes());
     List<Thread> threads = new ArrayList<>();
     for (int i = 1; i <= options.threads(); i++) {
-      Thread thread = new Thread(this::takeTurns, "notes-mcp " + i);
+      Thread thread =
+          new Thread("notes-mcp " + i) {
+            @Override
+            public void run() {
+              takeTurns();
+            }
+          };
       thread.setDaemon(true);
       thread.start();
       threads.add(thread);
@@ -145,7 +151,7 @@ public final class Server {
         turn.answering();
       }
       for (Admitted admitted : batch) {
-        admitted.token().beforeWaiting(turn::handOff);
+        admitted.token().beforeWaiting(turn);
         answer(admitted.request(), admitted.token());
       }
       turn.answered();

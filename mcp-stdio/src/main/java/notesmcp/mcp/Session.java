@@ -115,7 +115,9 @@ public final class Session {
       throw new Incompatible("server/discover returned no supportedVersions");
     }
     List<String> offered = new ArrayList<>();
-    versions.forEach(v -> offered.add(v.asString()));
+    for (JsonNode version : versions) {
+      offered.add(version.asString());
+    }
     if (!offered.contains(Versions.MODERN)) {
       throw new Incompatible("the server supports " + offered + ", not " + Versions.MODERN);
     }

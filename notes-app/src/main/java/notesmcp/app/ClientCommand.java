@@ -3,6 +3,7 @@ package notesmcp.app;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringWriter;
+import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,12 +42,30 @@ final class ClientCommand {
       err.println("notes-mcp: -server-command is empty");
       return ExitCode.USAGE;
     }
-    Implementation client = new Implementation("notes-mcp", Version.VALUE);
     Session session;
     try {
+      // The server starts first: its JVM boots while this one sets up its own side.
+      Process server = new ProcessBuilder(command).redirectError(Redirect.INHERIT).start();
+      Implementation client = new Implementation("notes-mcp", Version.VALUE);
       session =
           Session.connect(
-              () -> Connection.start(command, err), client, options.timeout(), PROBE_TIMEOUT, err);
+              new Session.Launcher() {
+                private Process started = server;
+
+                @Override
+                public Connection start() throws IOException {
+                  if (started == null) {
+                    return Connection.start(command, err); // again, after it exited on the probe
+                  }
+                  Connection connection = Connection.attach(started, err);
+                  started = null;
+                  return connection;
+                }
+              },
+              client,
+              options.timeout(),
+              PROBE_TIMEOUT,
+              err);
     } catch (IOException e) {
       err.println(
           "notes-mcp: could not start or reach the server "

@@ -41,7 +41,7 @@ final class NoteTools implements Tools {
   public ToolResult call(
       String name, String rawArguments, Implementation client, CancelToken token) {
     Requester requester = client == null ? null : new Requester(client.name(), client.version());
-    Outcome outcome = notes.execute(name, rawArguments, requester, token::isCancelled);
+    Outcome outcome = notes.execute(name, rawArguments, requester, token);
     return new ToolResult(outcome.text(), outcome instanceof Outcome.Refusal);
   }
 }

@@ -82,7 +82,13 @@ final class ServeCommand {
             + (proposals == null
                 ? "in memory (discarded on exit)"
                 : "kept in " + proposals.path() + " for 'notes-mcp review'"));
-    Thread flushOnSignal = new Thread(server::flush, "notes-mcp shutdown");
+    Thread flushOnSignal =
+        new Thread("notes-mcp shutdown") {
+          @Override
+          public void run() {
+            server.flush();
+          }
+        };
     Runtime.getRuntime().addShutdownHook(flushOnSignal);
     try {
       server.serve(in, out);

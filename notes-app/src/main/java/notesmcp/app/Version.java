@@ -4,13 +4,21 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
 
-/** This build's version, filled in by Maven from the POM. */
+/**
+ * This build's version, filled in by Maven from the POM: from the jar's manifest when running from
+ * the jar (already read when the first class was loaded, so it costs nothing at start-up), else
+ * from a filtered resource (running from classes, as the unit tests do).
+ */
 final class Version {
   static final String VALUE = load();
 
   private Version() {}
 
   private static String load() {
+    String manifest = Version.class.getPackage().getImplementationVersion();
+    if (manifest != null) {
+      return manifest;
+    }
     Properties properties = new Properties();
     try (InputStream in = Version.class.getResourceAsStream("version.properties")) {
       if (in != null) {

@@ -141,8 +141,10 @@ public final class Notes {
   private Outcome read(Arguments arguments) throws Arguments.Rejected {
     arguments.allowOnly(READ_NOTE, Set.of("path"));
     String path = arguments.string("path");
-    NoteName name =
-        policy.readableNamed(path).orElseThrow(() -> notAllowed(path, policy.readable()));
+    NoteName name = policy.readableNamed(path).orElse(null);
+    if (name == null) {
+      throw notAllowed(path, policy.readable());
+    }
     Workspace.Read read = workspace.read(name, policy.maxNoteBytes());
     if (read instanceof Workspace.Unreadable) {
       return new Outcome.Refusal(((Workspace.Unreadable) read).reason());
@@ -155,8 +157,10 @@ public final class Notes {
     arguments.allowOnly(PROPOSE_NOTE, Set.of("path", "content"));
     String path = arguments.string("path");
     String content = arguments.string("content");
-    NoteName name =
-        policy.proposableNamed(path).orElseThrow(() -> notAllowed(path, policy.proposable()));
+    NoteName name = policy.proposableNamed(path).orElse(null);
+    if (name == null) {
+      throw notAllowed(path, policy.proposable());
+    }
     String problem = contentProblem(content);
     if (problem != null) {
       return new Outcome.Refusal(problem);
