@@ -6,10 +6,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * Cancellation of one in-flight request, set by the reader thread when {@code
- * notifications/cancelled} names the request, read by the worker. Not an interrupt: an interrupt
- * would close a {@code FileChannel} in the middle of a read. As a {@link BooleanSupplier} it
- * answers "cancelled?".
+ * Cancellation of one in-flight request, set by the thread reading the input when {@code
+ * notifications/cancelled} names the request, read by the thread answering it. Not an interrupt: an
+ * interrupt would close a {@code FileChannel} in the middle of a read. As a {@link BooleanSupplier}
+ * it answers "cancelled?".
  */
 public final class CancelToken implements BooleanSupplier {
   private final CountDownLatch cancelled = new CountDownLatch(1);

@@ -3,7 +3,7 @@ package notesmcp.mcp;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -17,11 +17,12 @@ import java.util.concurrent.locks.LockSupport;
  * milliseconds while requests come, and parks for good after a second without any.
  */
 final class Lead {
-  private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+  private static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
   private static final int QUIET_POLLS = 200;
 
   private final Semaphore permit = new Semaphore(1);
   private final long stuckNanos;
+  private final long pollNanos;
   private final Thread watch;
   private volatile Turn answering;
   private volatile long answeringSince;
@@ -31,6 +32,7 @@ final class Lead {
 
   Lead(Duration stuckAfter) {
     this.stuckNanos = stuckAfter.toNanos();
+    this.pollNanos = Math.max(1, Math.min(MAX_POLL_NANOS, stuckNanos / 4));
     this.watch =
         new Thread("notes-mcp watch") {
           @Override
@@ -44,23 +46,34 @@ final class Lead {
 
   /**
    * One thread's hold on the lead; used by that thread, and by the watch to hand it on. As a {@link
-   * Runnable} it hands the lead on.
+   * Runnable} it hands the lead on. Its state moves between not leading, reading and answering; the
+   * thread and the watch change it only by compare-and-set, so when both act at once (the thread
+   * finishing its answers, the watch finding it slow), exactly one of them wins and the lead is
+   * never released twice nor held by two readers.
    */
   final class Turn implements Runnable {
-    private final AtomicBoolean leading = new AtomicBoolean();
+    private static final int IDLE = 0;
+    private static final int READING = 1;
+    private static final int ANSWERING = 2;
+
+    private final AtomicInteger state = new AtomicInteger(IDLE);
 
     /** Takes the lead, waiting for it, unless this turn holds it already. */
     void take() {
-      if (!leading.get()) {
+      if (state.get() == IDLE) {
         permit.acquireUninterruptibly();
-        leading.set(true);
+        state.set(READING);
       }
     }
 
     /** Gives the lead to the next thread, if this turn holds it. */
     void handOff() {
-      if (leading.compareAndSet(true, false)) {
-        permit.release();
+      int now;
+      while ((now = state.get()) != IDLE) {
+        if (state.compareAndSet(now, IDLE)) {
+          permit.release();
+          return;
+        }
       }
     }
 
@@ -70,23 +83,33 @@ final class Lead {
     }
 
     boolean isLeading() {
-      return leading.get();
+      return state.get() != IDLE;
     }
 
     /** This turn starts answering while it keeps the lead: from now on it is watched. */
     void answering() {
-      answeringSince = System.nanoTime();
-      answering = this;
-      answers++; // only a sign of life for the watch: a lost increment does no harm
-      if (watchParked) {
-        LockSupport.unpark(watch);
+      if (state.compareAndSet(READING, ANSWERING)) {
+        answeringSince = System.nanoTime();
+        answering = this;
+        answers++; // only a sign of life for the watch: a lost increment does no harm
+        if (watchParked) {
+          LockSupport.unpark(watch);
+        }
       }
     }
 
-    /** This turn is done answering. */
+    /** This turn is done answering; if the watch took the lead meanwhile, it no longer leads. */
     void answered() {
+      state.compareAndSet(ANSWERING, READING);
       if (answering == this) {
         answering = null;
+      }
+    }
+
+    /** The watch's hand-off: only a turn still answering loses the lead. */
+    private void takeAwayIfAnswering() {
+      if (state.compareAndSet(ANSWERING, IDLE)) {
+        permit.release();
       }
     }
   }
@@ -101,8 +124,7 @@ final class Lead {
     while (!closed) {
       Turn turn = answering;
       if (turn != null && System.nanoTime() - answeringSince > stuckNanos) {
-        turn.answered();
-        turn.handOff();
+        turn.takeAwayIfAnswering();
       }
       if (answers != seen) {
         seen = answers;
@@ -115,7 +137,7 @@ final class Lead {
         watchParked = false;
         continue;
       }
-      LockSupport.parkNanos(this, POLL_NANOS);
+      LockSupport.parkNanos(this, pollNanos);
     }
   }
 

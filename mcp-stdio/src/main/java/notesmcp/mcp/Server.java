@@ -115,7 +115,7 @@ public final class Server {
     output.close();
   }
 
-  /** Flushes what is already written; for a shutdown hook (SIGTERM). */
+  /** Writes what is queued and closes the output; for a shutdown hook (SIGTERM). */
   public void flush() {
     LineWriter current = output;
     if (current != null) {
@@ -147,9 +147,7 @@ public final class Server {
         end = true;
         turn.handOff();
       }
-      if (turn.isLeading()) {
-        turn.answering();
-      }
+      turn.answering();
       for (Admitted admitted : batch) {
         admitted.token().beforeWaiting(turn);
         answer(admitted.request(), admitted.token());
