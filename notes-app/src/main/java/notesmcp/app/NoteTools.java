@@ -19,11 +19,11 @@ import notesmcp.policy.ToolDefinition;
  * self-reported {@code clientInfo} passes on as a {@link Requester}, unverified, so the policy
  * stays free of MCP types.
  */
-final class NoteTools implements Tools {
+public final class NoteTools implements Tools {
   private final Notes notes;
   private final List<Tool> tools;
 
-  NoteTools(Notes notes) {
+  public NoteTools(Notes notes) {
     this.notes = notes;
     List<Tool> list = new ArrayList<>();
     for (ToolDefinition definition : notes.tools()) {

@@ -6,19 +6,12 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import notesmcp.mcp.CancelToken;
+import notesmcp.app.NoteTools;
 import notesmcp.mcp.Implementation;
 import notesmcp.mcp.Server;
-import notesmcp.mcp.Tool;
-import notesmcp.mcp.ToolResult;
-import notesmcp.mcp.Tools;
 import notesmcp.policy.Notes;
-import notesmcp.policy.Outcome;
 import notesmcp.policy.Policy;
-import notesmcp.policy.ToolDefinition;
 import notesmcp.policy.Workspace;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -74,7 +67,7 @@ public class ServerPipelineBench {
   public long serve() throws IOException, InterruptedException {
     Server server =
         new Server(
-            new NotesAsTools(notes),
+            new NoteTools(notes),
             Server.Options.defaults(new Implementation("notes-mcp", "0.1.0"), null),
             log);
     LineCounter out = new LineCounter();
@@ -83,33 +76,6 @@ public class ServerPipelineBench {
       throw new IllegalStateException(out.lines + " replies to " + CALLS + " calls");
     }
     return out.bytes;
-  }
-
-  /**
-   * What notes-app's NoteTools does (it is package-private there): a policy outcome as a result.
-   */
-  static final class NotesAsTools implements Tools {
-    private final Notes notes;
-    private final List<Tool> tools = new ArrayList<>();
-
-    NotesAsTools(Notes notes) {
-      this.notes = notes;
-      for (ToolDefinition d : notes.tools()) {
-        tools.add(new Tool(d.name(), d.description(), d.inputSchema()));
-      }
-    }
-
-    @Override
-    public List<Tool> list() {
-      return tools;
-    }
-
-    @Override
-    public ToolResult call(
-        String name, String rawArguments, Implementation client, CancelToken token) {
-      Outcome outcome = notes.execute(name, rawArguments, token::isCancelled);
-      return new ToolResult(outcome.text(), outcome instanceof Outcome.Refusal);
-    }
   }
 
   /** Counts reply lines and bytes; keeps nothing. */
