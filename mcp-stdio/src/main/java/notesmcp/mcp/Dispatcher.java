@@ -201,7 +201,8 @@ final class Dispatcher {
             ? requested.stringValue()
             : Versions.LEGACY.get(0);
     JsonNode client = params.get("clientInfo");
-    legacyClient = implementation(client);
+    // Kept only as self-reported identity for the records: read leniently, never refused.
+    legacyClient = Implementation.from(client);
     legacyVersion = version;
     log.println(
         "notes-mcp: legacy client "
@@ -216,21 +217,6 @@ final class Dispatcher {
       result.put("instructions", options.instructions());
     }
     return result;
-  }
-
-  /**
-   * A legacy client's {@code clientInfo}, kept for the tools when it has string {@code name} and
-   * {@code version}; anything else is kept as no identity at all. It is only ever recorded as
-   * self-reported, so it is read leniently here and never refused.
-   */
-  private static Implementation implementation(JsonNode clientInfo) {
-    if (clientInfo == null
-        || !clientInfo.path("name").isString()
-        || !clientInfo.path("version").isString()) {
-      return null;
-    }
-    return new Implementation(
-        clientInfo.get("name").stringValue(), clientInfo.get("version").stringValue());
   }
 
   private JsonNode finish(Context context, ObjectNode result) {

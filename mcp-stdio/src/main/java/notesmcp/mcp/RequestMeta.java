@@ -53,22 +53,13 @@ record RequestMeta(String protocolVersion, JsonNode clientCapabilities, Implemen
               + Methods.META_CLIENT_CAPABILITIES
               + "\"] is required and must be an object");
     }
-    Implementation client = null;
     JsonNode info = meta.get(Methods.META_CLIENT_INFO);
-    if (info != null) {
-      JsonNode name = info.get("name");
-      JsonNode clientVersion = info.get("version");
-      if (!info.isObject()
-          || name == null
-          || !name.isString()
-          || clientVersion == null
-          || !clientVersion.isString()) {
-        throw ProtocolErrors.invalidParams(
-            "Invalid params: _meta[\""
-                + Methods.META_CLIENT_INFO
-                + "\"] must be an object with string \"name\" and \"version\"");
-      }
-      client = new Implementation(name.stringValue(), clientVersion.stringValue());
+    Implementation client = Implementation.from(info);
+    if (info != null && client == null) {
+      throw ProtocolErrors.invalidParams(
+          "Invalid params: _meta[\""
+              + Methods.META_CLIENT_INFO
+              + "\"] must be an object with string \"name\" and \"version\"");
     }
     JsonNode level = meta.get(Methods.META_LOG_LEVEL);
     if (level != null && !(level.isString() && LOG_LEVELS.contains(level.stringValue()))) {
