@@ -61,8 +61,9 @@ final class ServerProcess implements AutoCloseable {
     }
   }
 
-  long pid() {
-    return process.pid();
+  /** The server process, for its CPU time and memory (see {@link ProcFs}). */
+  ProcessHandle handle() {
+    return process.toHandle();
   }
 
   String name() {
