@@ -150,7 +150,11 @@ final class BenchOptions {
             .describedAs("DIR");
 
     private OptionSpec<Integer> count(String name, String description) {
-      return parser.accepts(name, description).withRequiredArg().ofType(Integer.class);
+      return parser
+          .accepts(name, description)
+          .withRequiredArg()
+          .ofType(Integer.class)
+          .describedAs("N");
     }
   }
 
