@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -75,21 +76,13 @@ final class BenchOptions {
     final OptionSpec<Integer> rounds =
         count("rounds", "rounds; each starts every server once, order rotated (default 5)");
     final OptionSpec<String> servers =
-        parser
-            .accepts(
-                "servers",
-                "servers to run, of "
-                    + String.join(",", ServerCatalog.BUILT_IN)
-                    + " and any --server (default: all that are available)")
-            .withRequiredArg()
-            .withValuesSeparatedBy(',')
-            .describedAs("LIST");
+        list(
+            "servers",
+            "servers to run, of "
+                + String.join(",", ServerCatalog.BUILT_IN)
+                + " and any --server (default: all that are available)");
     final OptionSpec<String> metrics =
-        parser
-            .accepts("metrics", "phases, of " + String.join(",", PHASES) + " (default: all)")
-            .withRequiredArg()
-            .withValuesSeparatedBy(',')
-            .describedAs("LIST");
+        list("metrics", "phases, of " + String.join(",", PHASES) + " (default: all)");
     final OptionSpec<Void> quick =
         parser.accepts("quick", "a smoke run of seconds: 1 round, small phases, no priming");
     final OptionSpec<Integer> warmup =
@@ -105,49 +98,27 @@ final class BenchOptions {
     final OptionSpec<Integer> soakEvery =
         count("soak-every", "calls between VmRSS samples in the soak (10000)");
     final OptionSpec<String> soakServers =
-        parser
-            .accepts("soak-servers", "servers to soak (default: the --servers)")
-            .withRequiredArg()
-            .withValuesSeparatedBy(',')
-            .describedAs("LIST");
+        list("soak-servers", "servers to soak (default: the --servers)");
     final OptionSpec<Integer> stall =
         count("stall", "seconds without a reply, replies owed, that count as lost replies (15)");
     final OptionSpec<Void> noPrime =
         parser.accepts("no-prime", "skip the untimed priming start of each server");
     final OptionSpec<String> out =
-        parser
-            .accepts("out", "the report file (default bench/results/<UTC time>.md)")
-            .withRequiredArg()
-            .describedAs("FILE");
+        text("out", "FILE", "the report file (default bench/results/<UTC time>.md)");
     final OptionSpec<String> appImage =
-        parser
-            .accepts("app-image", "bin/notes-mcp of an extracted app image (bench/run finds it)")
-            .withRequiredArg()
-            .describedAs("EXE");
+        text("app-image", "EXE", "bin/notes-mcp of an extracted app image (bench/run finds it)");
     final OptionSpec<String> beforeLauncher =
-        parser
-            .accepts(
-                "before-launcher", "./notes-mcp of the program as it was (bench/run builds it)")
-            .withRequiredArg()
-            .describedAs("EXE");
+        text("before-launcher", "EXE", "./notes-mcp of the program as it was (bench/run makes it)");
     final OptionSpec<String> beforeLabel =
-        parser
-            .accepts("before-label", "what the before server is, for the report (its commit)")
-            .withRequiredArg()
-            .describedAs("TEXT");
+        text("before-label", "TEXT", "what the before server is, for the report (its commit)");
     final OptionSpec<String> server =
-        parser
-            .accepts(
-                "server",
-                "an extra server, NAME=COMMAND (split at spaces; {root} is the workspace, {budget}"
-                    + " a call budget far above any phase); repeatable")
-            .withRequiredArg()
-            .describedAs("NAME=COMMAND");
+        text(
+            "server",
+            "NAME=COMMAND",
+            "an extra server, its command split at spaces; {root} is the workspace, {budget} a"
+                + " call budget far above any phase; repeatable");
     final OptionSpec<String> repo =
-        parser
-            .accepts("repo", "the repository checkout (bench/run passes it)")
-            .withRequiredArg()
-            .describedAs("DIR");
+        text("repo", "DIR", "the repository checkout (bench/run passes it)");
 
     private OptionSpec<Integer> count(String name, String description) {
       return parser
@@ -155,6 +126,18 @@ final class BenchOptions {
           .withRequiredArg()
           .ofType(Integer.class)
           .describedAs("N");
+    }
+
+    private OptionSpec<String> list(String name, String description) {
+      return parser
+          .accepts(name, description)
+          .withRequiredArg()
+          .withValuesSeparatedBy(',')
+          .describedAs("LIST");
+    }
+
+    private OptionSpec<String> text(String name, String value, String description) {
+      return parser.accepts(name, description).withRequiredArg().describedAs(value);
     }
   }
 
@@ -268,7 +251,7 @@ final class BenchOptions {
         throw new UsageException(flag + ": unknown " + name + "; known: " + String.join(",", all));
       }
     }
-    return List.copyOf(new java.util.LinkedHashSet<>(names));
+    return List.copyOf(new LinkedHashSet<>(names));
   }
 
   private static Map<String, List<String>> custom(List<String> values) throws UsageException {

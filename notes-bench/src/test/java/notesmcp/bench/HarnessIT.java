@@ -9,7 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +42,21 @@ class HarnessIT {
     PrintStream stdout = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(progress, true, StandardCharsets.UTF_8);
     return Harness.run(all.toArray(new String[0]), stdout, err);
+  }
+
+  /**
+   * A failed run keeps the servers' stderr files for a person to read; a test does not need them.
+   */
+  @AfterEach
+  void deleteKeptScratch() throws Exception {
+    Matcher kept = Pattern.compile("files are kept in (\\S+)").matcher(progress());
+    if (kept.find()) {
+      try (Stream<Path> files = Files.walk(Path.of(kept.group(1)))) {
+        for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(file);
+        }
+      }
+    }
   }
 
   private String report() throws Exception {
