@@ -80,7 +80,8 @@ public final class Harness {
               + specs.keySet()
               + ", "
               + options.rounds
-              + " rounds; load average "
+              + (options.rounds == 1 ? " round" : " rounds")
+              + "; load average "
               + machine.loadAtStart
               + "; scratch "
               + scratch);
