@@ -19,11 +19,11 @@ import notesmcp.policy.ToolDefinition;
  * self-reported {@code clientInfo} passes on as a {@link Requester}, unverified, so the policy
  * stays free of MCP types.
  */
-public final class NoteTools implements Tools {
+final class NoteTools implements Tools {
   private final Notes notes;
   private final List<Tool> tools;
 
-  public NoteTools(Notes notes) {
+  NoteTools(Notes notes) {
     this.notes = notes;
     List<Tool> list = new ArrayList<>();
     for (ToolDefinition definition : notes.tools()) {

@@ -7,7 +7,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
-import notesmcp.app.NoteTools;
 import notesmcp.mcp.Implementation;
 import notesmcp.mcp.Server;
 import notesmcp.policy.Notes;
@@ -26,10 +25,10 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * The whole server in one process, without pipes: {@link Server#serve} over an in-memory stream of
  * {@value #CALLS} pipelined {@code read_note} calls, every reply written to a counting sink. Per
- * operation, it is one call through frame read, decode, queue hand-off to a worker, dispatch, the
- * policy, encode and the writer thread: compare it with the process-level CPU per call to see what
- * the pipes and the JVM around it add, and with the sum of the other benchmarks to see what the
- * thread hand-offs cost.
+ * operation, it is one call through frame read, decode, the server's threads, dispatch, the policy
+ * (through {@link PolicyTools}) and encode: compare it with the process-level CPU per call to see
+ * what the pipes and the JVM around it add, and with the sum of the other benchmarks to see what
+ * the threads cost.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -67,7 +66,7 @@ public class ServerPipelineBench {
   public long serve() throws IOException, InterruptedException {
     Server server =
         new Server(
-            new NoteTools(notes),
+            new PolicyTools(notes),
             Server.Options.defaults(new Implementation("notes-mcp", "0.1.0"), null),
             log);
     LineCounter out = new LineCounter();

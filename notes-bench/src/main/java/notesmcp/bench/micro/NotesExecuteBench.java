@@ -21,12 +21,12 @@ import org.openjdk.jmh.annotations.TearDown;
  * The policy's whole call: {@link Notes#execute} of {@code read_note {"path":"notes.txt"}} on a
  * real workspace folder: the lock and budget, the strict argument decode and check, the name
  * lookup, the file checks and read (lstat, open O_NOFOLLOW, fstat, read, UTF-8 decode) and the
- * result's JSON text. {@code notesmcp.policy.ArgumentsBench} isolates the argument check.
+ * result's JSON text: everything the policy does for one call, through its public API.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-public class ArgumentCheckBench {
+public class NotesExecuteBench {
   private Path root;
   private Notes notes;
 
