@@ -18,6 +18,9 @@ import notesmcp.mcp.StderrTail;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.PrettyPrinter;
+import tools.jackson.core.SerializableString;
+import tools.jackson.core.io.CharacterEscapes;
+import tools.jackson.core.io.SerializedString;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.util.DefaultPrettyPrinter;
 import tools.jackson.databind.JsonNode;
@@ -86,7 +89,10 @@ final class ClientCommand {
           (session == null
                   ? "notes-mcp: could not start or reach the server " + command.get(0) + ": "
                   : "notes-mcp: ")
-              + e.getMessage());
+              + e.getMessage()
+              + (e instanceof Connection.Timeout
+                  ? " (-timeout " + options.timeout().toMillis() + " ms for the whole exchange)"
+                  : ""));
       code = ExitCode.SERVER_FAILURE;
     } catch (RpcException e) {
       err.println(
@@ -234,11 +240,44 @@ final class ClientCommand {
         }
       };
 
+  /**
+   * The result as JSON for a person's terminal. What the server sent is printed as the same JSON
+   * value, but with every character that could act on the terminal or hide text escaped: Jackson
+   * escapes C0 controls itself; DEL, C1 controls (an 8-bit CSI is one) and Unicode format and
+   * separator characters (bidirectional overrides, zero-width characters) are escaped here too.
+   */
   static String pretty(JsonNode node) {
     StringWriter text = new StringWriter();
-    try (JsonGenerator generator = new JsonFactory().createGenerator(PRETTY, text)) {
+    JsonFactory factory = JsonFactory.builder().characterEscapes(new TerminalEscapes()).build();
+    try (JsonGenerator generator = factory.createGenerator(PRETTY, text)) {
       Codec.write(generator, node);
     }
     return text.toString();
+  }
+
+  private static final class TerminalEscapes extends CharacterEscapes {
+    private static final long serialVersionUID = 1L;
+    private static final int[] ASCII = standardAsciiEscapesForJSON();
+
+    static {
+      ASCII[0x7f] = ESCAPE_STANDARD;
+    }
+
+    @Override
+    public int[] getEscapeCodesForAscii() {
+      return ASCII;
+    }
+
+    @Override
+    public SerializableString getEscapeSequence(int c) {
+      int type = Character.getType(c);
+      if ((c >= 0x80 && c <= 0x9f)
+          || type == Character.FORMAT
+          || type == Character.LINE_SEPARATOR
+          || type == Character.PARAGRAPH_SEPARATOR) {
+        return new SerializedString(String.format("\\u%04x", c));
+      }
+      return null;
+    }
   }
 }

@@ -252,4 +252,23 @@ class ClientCommandTest {
         .contains("the server's stderr ended with:")
         .contains("warning: speaking an old dialect");
   }
+
+  @Test
+  void theResultIsPrintedWithNothingThatCouldActOnTheTerminal() throws IOException {
+    String hostile = "a\\u001b[2Jb\\u009b31mc\\u202ed\\u200be\\u007ff caf\\u00e9";
+    String reply =
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[{\"type\":\"text\","
+            + "\"text\":\""
+            + hostile
+            + "\"}],\"isError\":false,\"resultType\":\"complete\"}}";
+
+    assertThat(run("-server-command", server(DISCOVERED, reply), "-tool", "t")).isZero();
+
+    assertThat(out()).contains("a\\u001B[2Jb\\u009b31mc").contains("\\u202ed\\u200be\\u007Ff café");
+    for (char c : new char[] {0x1b, 0x9b, 0x202e, 0x200b, 0x7f}) {
+      assertThat(out()).doesNotContain(String.valueOf(c));
+    }
+    assertThat(JSON.readTree(out()).at("/content/0/text").stringValue())
+        .isEqualTo("a\u001b[2Jb\u009b31mc\u202ed\u200be\u007ff café");
+  }
 }
