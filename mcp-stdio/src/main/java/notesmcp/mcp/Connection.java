@@ -69,6 +69,8 @@ public final class Connection {
   private volatile IOException closedBecause;
   private int notices; // reader thread only
   private boolean droppingAnswers; // reader thread only
+  private boolean toldAboutRequests; // reader thread only
+  private volatile boolean answersRequests = true;
 
   /** The request got no answer before its deadline; it was cancelled on the wire. */
   public static final class Timeout extends IOException {
@@ -292,9 +294,27 @@ public final class Connection {
         // else: a late answer to a request that timed out and was cancelled; nobody waits for it
       }
     } else if (message instanceof Request) {
-      refuse((Request) message);
+      if (answersRequests) {
+        refuse((Request) message);
+      } else if (!toldAboutRequests) {
+        toldAboutRequests = true;
+        notice(
+            "ignoring requests from the server ("
+                + ServerText.shown(((Request) message).method())
+                + "): in 2026-07-28 a server sends none, and a client answers none");
+      }
     }
     // Notifications (progress, log messages) need no answer and are not shown.
+  }
+
+  /**
+   * From now on, requests from the server are ignored, not answered: in revision 2026-07-28 "the
+   * server MUST NOT write JSON-RPC requests to stdout" and "the client MUST NOT write JSON-RPC
+   * responses" (transports/stdio). Until the era is known, a legacy server's {@code ping} is
+   * answered.
+   */
+  void stopAnsweringRequests() {
+    answersRequests = false;
   }
 
   /** Ids are 1, 2, 3, ... in the order requests were made. */

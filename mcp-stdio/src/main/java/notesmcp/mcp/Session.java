@@ -155,6 +155,7 @@ public final class Session {
               + ", not "
               + Versions.MODERN);
     }
+    connection.stopAnsweringRequests();
     log.println("notes-mcp: modern era, protocol " + Versions.MODERN + ", server " + server);
     return new Session(connection, true, Versions.MODERN, client, deadline);
   }

@@ -419,4 +419,37 @@ class SessionTest {
 
     assertThat(log()).contains("server \\u001b]0;owned\\u0007canned 1.2").doesNotContain("\u001b");
   }
+
+  @Test
+  void aModernClientAnswersNoRequestFromTheServer() throws Exception {
+    CannedServer server =
+        server(
+            result(1, DISCOVERED),
+            "{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"ping\"}\n"
+                + result(2, "{\"resultType\":\"complete\",\"tools\":[]}"));
+    Session session = connect(server);
+
+    assertThat(session.listTools().toString()).isEqualTo("[]");
+    session.close(GRACE);
+
+    assertThat(server.received()).hasSize(2).noneMatch(line -> line.contains("\"result\""));
+    assertThat(log()).contains("ignoring requests from the server (ping)");
+  }
+
+  @Test
+  void aLegacyServersPingIsAnswered() throws Exception {
+    CannedServer server =
+        server(
+            error(1, -32601, "no"),
+            result(2, INITIALIZED),
+            "{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"ping\"}\n"
+                + result(3, "{\"tools\":[]}"),
+            SILENT);
+    Session session = connect(server);
+
+    assertThat(session.listTools().toString()).isEqualTo("[]");
+    session.close(GRACE);
+
+    assertThat(server.received()).contains("{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"result\":{}}");
+  }
 }
