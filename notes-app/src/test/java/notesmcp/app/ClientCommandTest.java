@@ -271,4 +271,32 @@ class ClientCommandTest {
     assertThat(JSON.readTree(out()).at("/content/0/text").stringValue())
         .isEqualTo("a\u001b[2Jb\u009b31mc\u202ed\u200be\u007ff café");
   }
+
+  @Test
+  void anUnexpectedFaultInTheClientIsOneLineAndExitFourNeverAStackTrace() throws IOException {
+    // A command line the parser never builds (no timeout) stands in for a bug in the client.
+    Options broken =
+        new Options(
+            Options.Mode.CALL,
+            null,
+            "t",
+            null,
+            null,
+            null,
+            server(DISCOVERED),
+            null,
+            null,
+            null,
+            null,
+            null,
+            false);
+
+    assertThat(ClientCommand.run(broken, new PrintStream(out, true, StandardCharsets.UTF_8), err))
+        .isEqualTo(ExitCode.SERVER_FAILURE);
+
+    assertThat(err())
+        .startsWith("notes-mcp: the client failed unexpectedly: java.lang.NullPointerException")
+        .doesNotContain("\tat ");
+    assertThat(err().lines()).hasSize(1);
+  }
 }
