@@ -39,7 +39,6 @@ final class ServerInput {
   private final BlockingQueue<Line> queue = new ArrayBlockingQueue<>(CAPACITY);
   private volatile IOException failed;
   private volatile boolean closing;
-  private volatile boolean closed;
 
   ServerInput(OutputStream out) {
     this.out = out;
@@ -91,11 +90,6 @@ final class ServerInput {
     }
   }
 
-  /** Whether the server's stdin has been closed (by {@link #close}, or after a failed write). */
-  boolean isClosed() {
-    return closed;
-  }
-
   private void refuseIfUnusable() throws IOException {
     IOException why = failed;
     if (why != null) {
@@ -132,6 +126,5 @@ final class ServerInput {
     } catch (IOException e) {
       // the server is gone; its stdin is as closed as it gets
     }
-    closed = true;
   }
 }

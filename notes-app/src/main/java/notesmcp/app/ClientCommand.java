@@ -171,15 +171,23 @@ final class ClientCommand {
 
     Process launch() throws IOException {
       Process process = new ProcessBuilder(command).redirectError(Redirect.PIPE).start();
-      stderr.follow(process);
+      try {
+        stderr.follow(process);
+      } catch (RuntimeException | Error e) {
+        process.destroyForcibly();
+        throw e;
+      }
       return process;
     }
 
     @Override
     public Connection start() throws IOException {
-      Process process = first != null ? first : launch();
-      first = null;
-      return Connection.attach(process, log);
+      if (first == null) {
+        first = launch();
+      }
+      Connection connection = Connection.attach(first, log);
+      first = null; // the session closes it from now on
+      return connection;
     }
 
     /** Closes the session's server, and kills one that never reached a session. */
