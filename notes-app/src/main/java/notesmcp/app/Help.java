@@ -11,9 +11,9 @@ final class Help {
             Serve MCP on stdin/stdout until stdin closes (exit 0). Speaks revision
             2026-07-28 per request and 2025-11-25, 2025-06-18, 2025-03-26 after
             initialize. stdout carries protocol messages only; logs go to stderr.
-        notes-mcp -root PATH [-timeout T]
+        notes-mcp -root PATH [-timeout T] [-v]
             Start a server on PATH, print its tool definitions as JSON, close it.
-        notes-mcp -root PATH -tool NAME [-args JSON] [-timeout T]
+        notes-mcp -root PATH -tool NAME [-args JSON] [-timeout T] [-v]
             Start a server on PATH, call one tool, print the MCP result as JSON.
         notes-mcp review -root PATH -proposals DIR [--approve ID --sha256 HEX | --reject ID]
             Review proposals kept by '-serve -proposals DIR', outside MCP. In a terminal:
@@ -30,7 +30,10 @@ final class Help {
         -root PATH           the workspace folder; fixed at launch, no tool can change it
         -tool NAME           the tool to call (client)
         -args JSON           the tool's arguments, one JSON object (client; default none)
-        -timeout T           deadline per request: 10, 10s, 500ms, 2m (client; default 10s)
+        -timeout T           deadline for the whole exchange: 10, 10s, 500ms, 2m, from 1ms
+                             to 1h (client; default 10s)
+        -v, -verbose         show the server's stderr as it comes (client; by default only
+                             its end is shown, and only when the exchange fails)
         -policy FILE         JSON policy: readable, proposable, maxNoteBytes, maxCalls
         -max-calls N         tool calls one server process dispatches (default 16)
         -proposals DIR       keep proposals durably in DIR for 'notes-mcp review'

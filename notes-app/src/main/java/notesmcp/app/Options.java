@@ -33,7 +33,8 @@ record Options(
     Path proposals,
     String approve,
     String sha256,
-    String reject) {
+    String reject,
+    boolean verbose) {
 
   enum Mode {
     HELP,
@@ -46,8 +47,18 @@ record Options(
 
   static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
+  /**
+   * The accepted {@code -timeout} range. Below a millisecond nothing can answer; beyond an hour a
+   * one-shot call is not "a deadline" any more (and arithmetic on the value stays far from
+   * overflowing).
+   */
+  static final Duration MIN_TIMEOUT = Duration.ofMillis(1);
+
+  static final Duration MAX_TIMEOUT = Duration.ofHours(1);
+
   /** Flags that take no value. */
-  private static final Set<String> SWITCHES = Set.of("help", "h", "version", "serve");
+  private static final Set<String> SWITCHES =
+      Set.of("help", "h", "version", "serve", "v", "verbose");
 
   /** A command line that cannot be run; the message says what to change. */
   static final class UsageException extends Exception {
@@ -74,6 +85,7 @@ record Options(
     String approve = null;
     String sha256 = null;
     String reject = null;
+    boolean verbose = false;
     for (int i = 0; i < args.size(); i++) {
       String word = args.get(i);
       if (word.equals("review") && !review) {
@@ -98,6 +110,7 @@ record Options(
         case "help", "h" -> help = true;
         case "version" -> version = true;
         case "serve" -> serve = true;
+        case "v", "verbose" -> verbose = true;
         case "root" -> root = Path.of(value(args, i++, word, inline));
         case "tool" -> tool = value(args, i++, word, inline);
         case "args" -> arguments = compactObject(value(args, i++, word, inline));
@@ -134,7 +147,8 @@ record Options(
             proposals,
             approve,
             sha256,
-            reject);
+            reject,
+            verbose);
     if (review) {
       return parsed.forReview(serve);
     }
@@ -145,7 +159,7 @@ record Options(
   }
 
   private boolean hasClientFlags() {
-    return tool != null || arguments != null || timeout != null || serverCommand != null;
+    return tool != null || arguments != null || timeout != null || serverCommand != null || verbose;
   }
 
   private Options forReview(boolean serve) throws UsageException {
@@ -173,7 +187,7 @@ record Options(
     }
     if (hasClientFlags()) {
       throw new UsageException(
-          "-tool, -args, -timeout and -server-command are client flags;"
+          "-tool, -args, -timeout, -server-command and -v are client flags;"
               + " they do not go with -serve");
     }
     return with(Mode.SERVE, null);
@@ -203,11 +217,13 @@ record Options(
         proposals,
         approve,
         sha256,
-        reject);
+        reject,
+        verbose);
   }
 
   private static Options only(Mode mode) {
-    return new Options(mode, null, null, null, null, null, null, null, null, null, null, null);
+    return new Options(
+        mode, null, null, null, null, null, null, null, null, null, null, null, false);
   }
 
   /**
@@ -248,7 +264,11 @@ record Options(
     throw new UsageException("-max-calls takes a whole number >= 0, not \"" + text + "\"");
   }
 
-  /** Accepts {@code 10}, {@code 10s}, {@code 500ms} or {@code 2m}; a bare number is seconds. */
+  /**
+   * Accepts {@code 10}, {@code 10s}, {@code 500ms}, {@code 2m} or {@code 1h}; a bare number is
+   * seconds. Anything outside {@link #MIN_TIMEOUT}..{@link #MAX_TIMEOUT}, or too large to compute,
+   * is a usage error (issue 8, defect 8: {@code -timeout 10000000000s} is not a crash).
+   */
   static Duration duration(String text) throws UsageException {
     String lower = text.trim().toLowerCase(Locale.ROOT);
     try {
@@ -259,17 +279,22 @@ record Options(
         value = Duration.ofSeconds(Long.parseLong(lower.substring(0, lower.length() - 1)));
       } else if (lower.endsWith("m")) {
         value = Duration.ofMinutes(Long.parseLong(lower.substring(0, lower.length() - 1)));
+      } else if (lower.endsWith("h")) {
+        value = Duration.ofHours(Long.parseLong(lower.substring(0, lower.length() - 1)));
       } else {
         value = Duration.ofSeconds(Long.parseLong(lower));
       }
-      if (!value.isNegative() && !value.isZero()) {
+      if (value.compareTo(MIN_TIMEOUT) >= 0 && value.compareTo(MAX_TIMEOUT) <= 0) {
         return value;
       }
     } catch (NumberFormatException | ArithmeticException e) {
       // reported below
     }
     throw new UsageException(
-        "-timeout takes a positive duration such as 10, 10s or 500ms, not \"" + text + "\"");
+        "-timeout takes a duration from 1ms to 1h, such as 10, 10s, 500ms or 2m (a bare number is"
+            + " seconds), not \""
+            + text
+            + "\"");
   }
 
   /**
