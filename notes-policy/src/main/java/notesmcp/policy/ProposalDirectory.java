@@ -108,7 +108,7 @@ public final class ProposalDirectory {
             planned,
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
       }
-      Path real = dir.toRealPath();
+      Path real = planned.toRealPath(); // the name as given may hold "missing/.."
       if (!Files.isDirectory(real)) {
         throw new Unusable(dir, "is not a directory");
       }
