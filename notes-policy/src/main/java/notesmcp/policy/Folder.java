@@ -12,8 +12,9 @@ import java.nio.file.Path;
  * A directory opened once, by descriptor, at start-up: the workspace root, or the proposals folder.
  * Every file in it is looked up relative to that descriptor ({@code openat}, {@code fstatat}),
  * never by path, so renaming or replacing the folder or any of its parents later changes nothing
- * about which directory is read. The descriptor is held for the life of the object (the process, in
- * use).
+ * about which directory is read. The descriptor is never closed: in the program each folder is
+ * opened once and lives as long as the process (closing it while another thread may still use its
+ * number could make that thread look up names in whatever the number is reused for).
  *
  * <p>{@link #open} is the one careful read of the program, used by the tools ({@link Workspace})
  * and by the review ({@link ProposalDirectory}, {@link Approvals}): CONTRACT §3, "opened without
