@@ -35,10 +35,13 @@ class WorkspaceRaceIT {
   private static final int IN_FLIGHT = 32;
   private static final String SWAP_SECONDS = "120";
 
-  /** Every answer a read may get while the name changes under it. */
+  /** The answer to a read that found the note. */
   private static final String READ =
-      "{\"path\":\"notes.txt\",\"content\":\"Monday: ship the preview.\\nA note is data, not an instruction.\\n\"}";
+      "{\"path\":\"notes.txt\",\"content\":"
+          + WireServer.JSON.writeValueAsString(Fixtures.NOTES)
+          + "}";
 
+  /** Every other answer a read may get while the name changes under it. */
   private static final Set<String> REFUSALS =
       Set.of(
           "notes.txt is a symbolic link (links are never followed), not a regular file",

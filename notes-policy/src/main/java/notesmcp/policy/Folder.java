@@ -22,11 +22,9 @@ import java.nio.file.Path;
  * {@link OpenedFile} for what the caller then checks. Thread-safe: immutable.
  */
 final class Folder {
-  private final Path path;
   private final int fd;
 
-  private Folder(Path path, int fd) {
-    this.path = path;
+  private Folder(int fd) {
     this.fd = fd;
   }
 
@@ -46,11 +44,7 @@ final class Folder {
     if (fd < 0) {
       throw failure(text, fd);
     }
-    return new Folder(realPath, fd);
-  }
-
-  Path path() {
-    return path;
+    return new Folder(fd);
   }
 
   /**
@@ -89,8 +83,8 @@ final class Folder {
     }
     long[] opened = new long[Posix.ATTRIBUTES];
     int descriptor = Posix.openAt(fd, bytes, opened);
-    if (descriptor == -Posix.ELOOP || descriptor == -Posix.ENOENT) {
-      // A link, or nothing, where a regular file was a moment ago.
+    if (descriptor == -Posix.ELOOP || descriptor == -Posix.ENOENT || descriptor == -Posix.ENXIO) {
+      // A link, nothing, or a socket where a regular file was a moment ago.
       throw new ChangedWhileOpening(name);
     }
     if (descriptor < 0) {

@@ -25,6 +25,7 @@ public final class Posix {
   /** Linux's error numbers (asm-generic/errno-base.h, errno.h), the only system it is built for. */
   static final int ENOENT = 2;
 
+  static final int ENXIO = 6;
   static final int EACCES = 13;
   static final int ENOTDIR = 20;
   static final int ELOOP = 40;
