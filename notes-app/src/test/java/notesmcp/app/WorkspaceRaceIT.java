@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class WorkspaceRaceIT {
   private static final String SECRET = "TOP-SECRET-5f3a: the payroll file\n";
-  private static final int CALLS = 3000;
+  private static final int CALLS = 10_000;
   private static final int IN_FLIGHT = 32;
   private static final String SWAP_SECONDS = "120";
 
