@@ -57,8 +57,11 @@ public final class Posix {
     try {
       library = besideCodeSource();
       System.load(library.toString());
-    } catch (UnsatisfiedLinkError | SecurityException | URISyntaxException e) {
+    } catch (UnsatisfiedLinkError e) {
       problem = e.getMessage();
+    } catch (URISyntaxException | RuntimeException e) {
+      // A code source that is not a file (a jlink image's jrt:/, a custom class loader's URL).
+      problem = "the classes' location is not a file: " + e;
     }
     LIBRARY = library;
     PROBLEM = problem;
@@ -95,7 +98,7 @@ public final class Posix {
   private static Path besideCodeSource() throws URISyntaxException {
     CodeSource source = Posix.class.getProtectionDomain().getCodeSource();
     if (source == null || source.getLocation() == null) {
-      throw new UnsatisfiedLinkError("the classes' location is unknown");
+      throw new IllegalStateException("no code source");
     }
     // .../target/notes-mcp.jar or .../target/classes/: its parent holds native/.
     Path jarOrClasses = Path.of(source.getLocation().toURI());
