@@ -18,7 +18,13 @@ enum ExitCode {
    */
   REFUSED(1),
   /** Review: a file operation failed midway; running review again completes or clears it. */
-  IO_FAILURE(5);
+  IO_FAILURE(5),
+  /**
+   * {@code -serve} or review: the program itself is incomplete (its native library, without which
+   * no note can be read safely, is missing), so it refuses to start; for a client this is a server
+   * that could not be started, like {@link #SERVER_FAILURE}.
+   */
+  CANNOT_START(4);
 
   final int code;
 

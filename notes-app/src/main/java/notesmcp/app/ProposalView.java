@@ -15,7 +15,8 @@ import notesmcp.policy.Requester;
  */
 final class ProposalView {
   static final String CONTENT_KEY =
-      "(escaped: \\\\ is one backslash; \\n \\r \\t \\xNN \\uNNNN stand for one character)";
+      "(escaped: \\\\ is one backslash; \\n \\r \\t \\xNN \\uNNNN \\UNNNNNNNN stand for one"
+          + " character)";
 
   private ProposalView() {}
 

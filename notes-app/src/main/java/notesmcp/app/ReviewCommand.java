@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import notesmcp.policy.Approvals;
 import notesmcp.policy.Approvals.Decision;
+import notesmcp.policy.Posix;
 import notesmcp.policy.ProposalDirectory;
 import notesmcp.policy.Recorded;
 import notesmcp.policy.Recorded.Valid;
@@ -37,6 +38,11 @@ final class ReviewCommand {
       PrintStream out,
       PrintStream err,
       Supplier<Optional<ControllingTerminal>> terminal) {
+    try {
+      Posix.require();
+    } catch (Posix.Unavailable e) {
+      return ServeCommand.cannotStart(e, err);
+    }
     Approvals approvals = open(options, err);
     if (approvals == null) {
       return ExitCode.USAGE;
@@ -55,7 +61,10 @@ final class ReviewCommand {
     }
   }
 
-  /** The approval path over the folders the options name, or null after saying why not. */
+  /**
+   * The approval path over the folders the options name, or null after saying why not. Nothing is
+   * created before both folders are checked (CONTRACT §5).
+   */
   private static Approvals open(Options options, PrintStream err) {
     try {
       Workspace workspace = Workspace.at(options.root());

@@ -12,6 +12,7 @@ import notesmcp.mcp.Versions;
 import notesmcp.policy.Notes;
 import notesmcp.policy.Policy;
 import notesmcp.policy.PolicyFile;
+import notesmcp.policy.Posix;
 import notesmcp.policy.ProposalDirectory;
 import notesmcp.policy.Workspace;
 
@@ -29,6 +30,11 @@ final class ServeCommand {
   private ServeCommand() {}
 
   static ExitCode run(Options options, InputStream in, OutputStream out, PrintStream err) {
+    try {
+      Posix.require();
+    } catch (Posix.Unavailable e) {
+      return cannotStart(e, err);
+    }
     Policy policy;
     Workspace workspace;
     ProposalDirectory proposals;
@@ -46,6 +52,8 @@ final class ServeCommand {
     } catch (PolicyFile.Invalid | ProposalDirectory.Unusable e) {
       err.println("notes-mcp: " + e.getMessage());
       return ExitCode.USAGE;
+    } catch (Posix.Unavailable e) {
+      return cannotStart(e, err);
     } catch (IOException e) {
       err.println(
           "notes-mcp: -root "
@@ -102,5 +110,11 @@ final class ServeCommand {
               + " (nothing was written; use -proposals DIR to keep proposals for review)");
     }
     return ExitCode.OK;
+  }
+
+  /** "An executable that cannot start MUST fail loudly" (CONTRACT §2); never a fallback. */
+  static ExitCode cannotStart(Posix.Unavailable e, PrintStream err) {
+    err.println("notes-mcp: cannot start: " + e.getMessage());
+    return ExitCode.CANNOT_START;
   }
 }
