@@ -178,7 +178,9 @@ class ClientCommandTest {
         .isEqualTo(4);
 
     assertThat(out()).isEmpty();
-    assertThat(err()).contains("did not answer");
+    // Which step the deadline catches (the call, or the handshake before it) depends on how
+    // loaded the machine is; either way it is the deadline, and the message says so.
+    assertThat(err()).contains("(-timeout 300 ms for the whole exchange)");
   }
 
   @Test
