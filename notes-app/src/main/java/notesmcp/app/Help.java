@@ -9,8 +9,8 @@ final class Help {
       Usage:
         notes-mcp -serve -root PATH [-policy FILE] [-max-calls N] [-proposals DIR]
             Serve MCP on stdin/stdout until stdin closes (exit 0). Speaks revision
-            2026-07-28 per request and 2025-11-25, 2025-06-18, 2025-03-26 after
-            initialize. stdout carries protocol messages only; logs go to stderr.
+            2026-07-28 per request and 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05
+            after initialize. stdout carries protocol messages only; logs go to stderr.
         notes-mcp -root PATH [-timeout T]
             Start a server on PATH, print its tool definitions as JSON, close it.
         notes-mcp -root PATH -tool NAME [-args JSON] [-timeout T]
@@ -22,7 +22,7 @@ final class Help {
             terminal: lists them and approves nothing. --approve needs the full SHA-256.
         notes-mcp -server-command 'CMD ARGS...' [-tool NAME [-args JSON]]
             The same client modes against any stdio MCP server: probes with
-            server/discover, falls back to initialize for 2025 servers, and says
+            server/discover, falls back to initialize for older servers, and says
             on stderr which era and version it used.
 
       Flags (one or two dashes; a value as the next word or after '='):
