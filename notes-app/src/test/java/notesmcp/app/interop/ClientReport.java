@@ -169,6 +169,19 @@ final class ClientReport {
     return this;
   }
 
+  /**
+   * The client never sent the unknown tool: it checks names against the listed tools itself (its
+   * public surface cannot call an unlisted tool, or it refuses before sending).
+   */
+  ClientReport assertUnknownToolNeverSent() {
+    for (JsonNode request : requests()) {
+      assertThat(request.path("params").path("name").asString())
+          .as("a request on the wire\n%s", run)
+          .isNotEqualTo("save_note");
+    }
+    return this;
+  }
+
   /** Every request on the session's wire (after any probe) as the client sent it. */
   List<JsonNode> requests() {
     List<JsonNode> requests = new ArrayList<>();
