@@ -20,6 +20,10 @@ final class Help {
             shows each pending one (destination, bytes, SHA-256, content made inert) and
             asks; only 'yes' approves, 'reject' rejects, anything else skips. Without a
             terminal: lists them and approves nothing. --approve needs the full SHA-256.
+        notes-mcp config -root PATH [-host claude-desktop|cursor|vscode|claude-code]
+            Print the entry a host needs to start this server on PATH (absolute paths):
+            JSON for claude-desktop (the default), cursor and vscode (.vscode/mcp.json),
+            the 'claude mcp add' command line for claude-code.
         notes-mcp -server-command 'CMD ARGS...' [-tool NAME [-args JSON]]
             The same client modes against any stdio MCP server: probes with
             server/discover, falls back to initialize for older servers, and says
@@ -39,6 +43,7 @@ final class Help {
         -sha256 HEX          review: the proposal's full SHA-256, 64 hex digits
         -reject ID           review: reject proposal ID
         -server-command CMD  the server to start instead of this program's -serve
+        -host NAME           config: the host to write the entry for (default claude-desktop)
         -help, -version
 
       Exit codes (client): 0 success; 1 the tool returned isError; 2 usage error;
