@@ -204,13 +204,13 @@ class SessionTest {
   @Test
   void initializeAnsweredWithAnUnknownVersionIsIncompatible() {
     CannedServer server =
-        server(error(1, -32601, "no"), result(2, INITIALIZED.replace("2025-11-25", "2024-11-05")));
+        server(error(1, -32601, "no"), result(2, INITIALIZED.replace("2025-11-25", "2024-10-07")));
 
     assertThatThrownBy(() -> connect(server))
         .isInstanceOf(Session.Incompatible.class)
         .hasMessage(
-            "the server answered initialize with protocol version \"2024-11-05\"; this client"
-                + " speaks 2026-07-28 and [2025-11-25, 2025-06-18, 2025-03-26]");
+            "the server answered initialize with protocol version \"2024-10-07\"; this client"
+                + " speaks 2026-07-28 and [2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05]");
   }
 
   @Test

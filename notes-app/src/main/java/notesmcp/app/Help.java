@@ -9,8 +9,8 @@ final class Help {
       Usage:
         notes-mcp -serve -root PATH [-policy FILE] [-max-calls N] [-proposals DIR]
             Serve MCP on stdin/stdout until stdin closes (exit 0). Speaks revision
-            2026-07-28 per request and 2025-11-25, 2025-06-18, 2025-03-26 after
-            initialize. stdout carries protocol messages only; logs go to stderr.
+            2026-07-28 per request and 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05
+            after initialize. stdout carries protocol messages only; logs go to stderr.
         notes-mcp -root PATH [-timeout T] [-v]
             Start a server on PATH, print its tool definitions as JSON, close it.
         notes-mcp -root PATH -tool NAME [-args JSON] [-timeout T] [-v]
@@ -20,9 +20,13 @@ final class Help {
             shows each pending one (destination, bytes, SHA-256, content made inert) and
             asks; only 'yes' approves, 'reject' rejects, anything else skips. Without a
             terminal: lists them and approves nothing. --approve needs the full SHA-256.
+        notes-mcp config -root PATH [-host claude-desktop|cursor|vscode|claude-code]
+            Print the entry a host needs to start this server on PATH (absolute paths):
+            JSON for claude-desktop (the default), cursor and vscode (.vscode/mcp.json),
+            the 'claude mcp add' command line for claude-code.
         notes-mcp -server-command 'CMD ARGS...' [-tool NAME [-args JSON]]
             The same client modes against any stdio MCP server: probes with
-            server/discover, falls back to initialize for 2025 servers, and says
+            server/discover, falls back to initialize for older servers, and says
             on stderr which era and version it used.
 
       Flags (one or two dashes; a value as the next word or after '='):
@@ -42,6 +46,7 @@ final class Help {
         -sha256 HEX          review: the proposal's full SHA-256, 64 hex digits
         -reject ID           review: reject proposal ID
         -server-command CMD  the server to start instead of this program's -serve
+        -host NAME           config: the host to write the entry for (default claude-desktop)
         -help, -version
 
       Exit codes (client): 0 success; 1 the tool returned isError; 2 usage error;

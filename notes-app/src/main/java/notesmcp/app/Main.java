@@ -10,8 +10,9 @@ import java.util.Arrays;
 
 /**
  * The {@code notes-mcp} program: {@code -serve} runs the MCP server on stdin/stdout; {@code review}
- * lets a person approve or reject kept proposals; otherwise it is a one-shot client that starts a
- * server, lists its tools or calls one, and closes it.
+ * lets a person approve or reject kept proposals; {@code config} prints a host's entry for it;
+ * otherwise it is a one-shot client that starts a server, lists its tools or calls one, and closes
+ * it.
  */
 public final class Main {
   private Main() {}
@@ -52,6 +53,10 @@ public final class Main {
         return ClientCommand.run(options, stdout, err).code;
       case REVIEW:
         return ReviewCommand.run(options, stdout, err, ControllingTerminal::open).code;
+      case CONFIG:
+        return ConfigCommand.run(
+                options, System.getProperty(ConfigCommand.EXECUTABLE_PROPERTY), stdout, err)
+            .code;
       default:
         throw new AssertionError(options.mode());
     }

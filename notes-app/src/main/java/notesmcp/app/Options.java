@@ -19,7 +19,8 @@ import tools.jackson.core.json.JsonFactory;
  * the next word or after {@code =}: {@code -root W}, {@code --root W}, {@code --root=W}. The word
  * {@code review} selects the review mode: {@code notes-mcp review -root W -proposals DIR [--approve
  * ID --sha256 HEX | --reject ID]}, "single- and double-dash spellings both work, in any order"
- * (approvals issue).
+ * (approvals issue). The word {@code config} prints a host's configuration entry: {@code notes-mcp
+ * config -root W [-host NAME]} (issue 10).
  */
 record Options(
     Mode mode,
@@ -34,7 +35,8 @@ record Options(
     String approve,
     String sha256,
     String reject,
-    boolean verbose) {
+    boolean verbose,
+    String host) {
 
   enum Mode {
     HELP,
@@ -42,7 +44,8 @@ record Options(
     SERVE,
     LIST,
     CALL,
-    REVIEW
+    REVIEW,
+    CONFIG
   }
 
   static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
@@ -82,14 +85,20 @@ record Options(
     Integer maxCalls = null;
     Path proposals = null;
     boolean review = false;
+    boolean config = false;
+    String host = null;
     String approve = null;
     String sha256 = null;
     String reject = null;
     boolean verbose = false;
     for (int i = 0; i < args.size(); i++) {
       String word = args.get(i);
-      if (word.equals("review") && !review) {
+      if (word.equals("review") && !review && !config) {
         review = true;
+        continue;
+      }
+      if (word.equals("config") && !review && !config) {
+        config = true;
         continue;
       }
       if (!word.startsWith("-") || word.equals("-") || word.equals("--")) {
@@ -122,6 +131,7 @@ record Options(
         case "approve" -> approve = value(args, i++, word, inline);
         case "sha256" -> sha256 = sha256(value(args, i++, word, inline));
         case "reject" -> reject = value(args, i++, word, inline);
+        case "host" -> host = value(args, i++, word, inline);
         default -> throw new UsageException("unknown flag " + word);
       }
       if (inline != null) {
@@ -148,12 +158,19 @@ record Options(
             approve,
             sha256,
             reject,
-            verbose);
+            verbose,
+            host);
     if (review) {
       return parsed.forReview(serve);
     }
+    if (config) {
+      return parsed.forConfig(serve);
+    }
     if (approve != null || sha256 != null || reject != null) {
       throw new UsageException("--approve, --sha256 and --reject go with the review command only");
+    }
+    if (host != null) {
+      throw new UsageException("-host goes with the config command only");
     }
     return serve ? parsed.forServe() : parsed.forClient();
   }
@@ -163,7 +180,7 @@ record Options(
   }
 
   private Options forReview(boolean serve) throws UsageException {
-    if (serve || hasClientFlags() || policyFile != null || maxCalls != null) {
+    if (serve || hasClientFlags() || policyFile != null || maxCalls != null || host != null) {
       throw new UsageException(
           "review takes only -root, -proposals, and --approve ID --sha256 HEX or --reject ID");
     }
@@ -179,6 +196,32 @@ record Options(
       throw new UsageException("give --approve or --reject, not both");
     }
     return with(Mode.REVIEW, null);
+  }
+
+  private Options forConfig(boolean serve) throws UsageException {
+    if (serve
+        || hasClientFlags()
+        || policyFile != null
+        || maxCalls != null
+        || proposals != null
+        || approve != null
+        || sha256 != null
+        || reject != null) {
+      throw new UsageException("config takes only -root PATH and -host NAME");
+    }
+    if (root == null) {
+      throw new UsageException("config needs -root PATH, the workspace folder the host will serve");
+    }
+    String named = host == null ? ConfigCommand.DEFAULT_HOST : host;
+    if (!ConfigCommand.HOSTS.contains(named)) {
+      throw new UsageException(
+          "unknown host \""
+              + named
+              + "\"; -host is one of "
+              + String.join(", ", ConfigCommand.HOSTS));
+    }
+    return new Options(
+        Mode.CONFIG, root, null, null, null, null, null, null, null, null, null, null, named);
   }
 
   private Options forServe() throws UsageException {
@@ -218,12 +261,13 @@ record Options(
         approve,
         sha256,
         reject,
-        verbose);
+        verbose,
+        host);
   }
 
   private static Options only(Mode mode) {
     return new Options(
-        mode, null, null, null, null, null, null, null, null, null, null, null, false);
+        mode, null, null, null, null, null, null, null, null, null, null, null, false, null);
   }
 
   /**
