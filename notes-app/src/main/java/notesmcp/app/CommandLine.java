@@ -8,10 +8,10 @@ import java.util.List;
  * words, the way a POSIX shell would for plain words, single quotes, double quotes and backslashes;
  * nothing is expanded or run by a shell.
  */
-final class CommandLine {
+public final class CommandLine {
   private CommandLine() {}
 
-  static List<String> split(String command) {
+  public static List<String> split(String command) {
     List<String> words = new ArrayList<>();
     StringBuilder word = new StringBuilder();
     boolean inWord = false;

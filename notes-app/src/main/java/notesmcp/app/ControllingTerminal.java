@@ -16,7 +16,7 @@ import java.util.Optional;
  * (a daemon, a CI job, a program started with {@code setsid}) cannot open it, and then nothing is
  * approved interactively.
  */
-final class ControllingTerminal implements AutoCloseable {
+public final class ControllingTerminal implements AutoCloseable {
   private static final String DEVICE = "/dev/tty";
 
   private final BufferedReader in;
@@ -28,7 +28,7 @@ final class ControllingTerminal implements AutoCloseable {
   }
 
   /** The controlling terminal, or empty when this process has none. */
-  static Optional<ControllingTerminal> open() {
+  public static Optional<ControllingTerminal> open() {
     FileInputStream input;
     try {
       input = new FileInputStream(DEVICE);
@@ -52,12 +52,12 @@ final class ControllingTerminal implements AutoCloseable {
   }
 
   /** What the terminal shows. */
-  PrintStream out() {
+  public PrintStream out() {
     return out;
   }
 
   /** Shows {@code prompt} and returns the line typed, without its end; null at end of input. */
-  String ask(String prompt) throws IOException {
+  public String ask(String prompt) throws IOException {
     out.print(prompt);
     out.flush();
     return in.readLine();

@@ -20,6 +20,13 @@ final class Help {
             shows each pending one (destination, bytes, SHA-256, content made inert) and
             asks; only 'yes' approves, 'reject' rejects, anything else skips. Without a
             terminal: lists them and approves nothing. --approve needs the full SHA-256.
+        notes-mcp chat -root PATH -model NAME [-provider ollama|openai] [-model-url URL]
+                       [-max-tool-calls N] [-proposals DIR] [-server-command CMD]
+            An assistant over this server: your messages from stdin, one per line, until
+            EOF; the model's answers on stdout; each tool call and its outcome on stderr.
+            Tools not marked read-only (propose_note) are sent only after you type yes on
+            the terminal; that sends a proposal, and approving it stays 'review'.
+            'notes-mcp chat --help' lists all of its flags.
         notes-mcp -server-command 'CMD ARGS...' [-tool NAME [-args JSON]]
             The same client modes against any stdio MCP server: probes with
             server/discover, falls back to initialize for 2025 servers, and says

@@ -4,7 +4,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
@@ -79,6 +79,9 @@ record Options(
       if (word.equals("review") && !review) {
         review = true;
         continue;
+      }
+      if (word.equals(ChatModule.WORD)) {
+        throw new UsageException("chat goes first: notes-mcp chat -root PATH -model NAME ...");
       }
       if (!word.startsWith("-") || word.equals("-") || word.equals("--")) {
         throw new UsageException("unexpected argument \"" + word + "\"");
@@ -250,23 +253,9 @@ record Options(
 
   /** Accepts {@code 10}, {@code 10s}, {@code 500ms} or {@code 2m}; a bare number is seconds. */
   static Duration duration(String text) throws UsageException {
-    String lower = text.trim().toLowerCase(Locale.ROOT);
-    try {
-      Duration value;
-      if (lower.endsWith("ms")) {
-        value = Duration.ofMillis(Long.parseLong(lower.substring(0, lower.length() - 2)));
-      } else if (lower.endsWith("s")) {
-        value = Duration.ofSeconds(Long.parseLong(lower.substring(0, lower.length() - 1)));
-      } else if (lower.endsWith("m")) {
-        value = Duration.ofMinutes(Long.parseLong(lower.substring(0, lower.length() - 1)));
-      } else {
-        value = Duration.ofSeconds(Long.parseLong(lower));
-      }
-      if (!value.isNegative() && !value.isZero()) {
-        return value;
-      }
-    } catch (NumberFormatException | ArithmeticException e) {
-      // reported below
+    Optional<Duration> value = DurationText.parse(text);
+    if (value.isPresent()) {
+      return value.get();
     }
     throw new UsageException(
         "-timeout takes a positive duration such as 10, 10s or 500ms, not \"" + text + "\"");

@@ -13,8 +13,8 @@ import notesmcp.policy.Requester;
  * SHA-256" (approvals issue), and the client that asked, labelled unverified. Everything that came
  * from a record goes through {@link VisibleText}.
  */
-final class ProposalView {
-  static final String CONTENT_KEY =
+public final class ProposalView {
+  public static final String CONTENT_KEY =
       "(escaped: \\\\ is one backslash; \\n \\r \\t \\xNN \\uNNNN stand for one character)";
 
   private ProposalView() {}
@@ -58,7 +58,7 @@ final class ProposalView {
   }
 
   /** The content, each line behind a gutter, so no line of it can pass for review output. */
-  static String content(String content) {
+  public static String content(String content) {
     if (content.isEmpty()) {
       return "    (empty)\n";
     }

@@ -9,8 +9,8 @@ import java.util.Properties;
  * the jar (already read when the first class was loaded, so it costs nothing at start-up), else
  * from a filtered resource (running from classes, as the unit tests do).
  */
-final class Version {
-  static final String VALUE = load();
+public final class Version {
+  public static final String VALUE = load();
 
   private Version() {}
 

@@ -13,10 +13,10 @@ package notesmcp.app;
  * {@code \n} and then really ends the line, so line structure stays readable and a missing or extra
  * final newline is visible.
  */
-final class VisibleText {
+public final class VisibleText {
   private VisibleText() {}
 
-  static String render(String text) {
+  public static String render(String text) {
     StringBuilder out = new StringBuilder(text.length() + 16);
     text.codePoints().forEach(c -> append(out, c));
     return out.toString();
