@@ -154,6 +154,45 @@ class ChatIT {
     return names;
   }
 
+  @ParameterizedTest
+  @EnumSource(Wire.class)
+  void twoCallsInOneAnswerGetTwoToolMessagesEachTiedToItsCall(Wire wire) throws Exception {
+    try (ScriptedModel model =
+        ScriptedModel.start(
+            wire,
+            request ->
+                Reply.calls(
+                    new ScriptedModel.Call("read_note", "{\"path\":\"project.txt\"}"),
+                    new ScriptedModel.Call("read_note", "{\"path\":\"nope.txt\"}")),
+            request -> Reply.text("Read one of two."))) {
+      ChatProcess.Result run =
+          ChatProcess.run(dir, "Read two\n", args(model, "-root", root.toString()));
+
+      assertThat(run.exit()).as(run.stderr()).isZero();
+      Request second = model.requests().get(1);
+      assertThat(second.roles()).containsExactly("system", "user", "assistant", "tool", "tool");
+      JsonNode calls = second.messages().get(2).path("tool_calls");
+      JsonNode first = second.messages().get(3);
+      JsonNode other = second.messages().get(4);
+      assertThat(first.path("content").asString())
+          .isEqualTo(
+              "{\"path\":\"project.txt\",\"content\":\"Project: notes-mcp\\nStatus: testing\\n\"}");
+      assertThat(other.path("content").asString()).startsWith("REFUSED: ").contains("nope.txt");
+      if (wire == Wire.OPENAI) {
+        assertThat(first.path("tool_call_id").asString())
+            .isEqualTo(calls.get(0).path("id").asString());
+        assertThat(other.path("tool_call_id").asString())
+            .isEqualTo(calls.get(1).path("id").asString());
+        assertThat(calls.get(0).path("id").asString())
+            .isNotEqualTo(calls.get(1).path("id").asString());
+      } else {
+        assertThat(first.path("tool_name").asString()).isEqualTo("read_note");
+        assertThat(other.path("tool_name").asString()).isEqualTo("read_note");
+      }
+      assertNoteContentOnlyInToolMessages(model.requests(), "Project: notes-mcp");
+    }
+  }
+
   @Test
   void aRefusalReachesTheModelAsARefusal() throws Exception {
     try (ScriptedModel model =
