@@ -170,6 +170,35 @@ class ChatFailureIT {
   }
 
   @Test
+  void aCallThatMissesTheDeadlineIsCancelledReportedAsUnknownAndTheChatGoesOn() throws Exception {
+    McpWire mcp = McpWire.fake(dir, false, ":"); // it never answers a call
+    try (ScriptedModel model =
+        ScriptedModel.start(
+            Wire.OLLAMA,
+            request -> Reply.call("read_note", "{\"path\":\"notes.txt\"}"),
+            request -> Reply.text("It did not answer."),
+            request -> Reply.text("Still here."))) {
+      ChatProcess.Result run =
+          ChatProcess.run(
+              dir,
+              "Read it\nAre you there?\n",
+              args(model, "-server-command", mcp.command(), "-timeout", "1s"));
+
+      assertThat(run.exit()).as(run.stderr()).isZero();
+      assertThat(model.requests().get(1).lastToolResult())
+          .isEqualTo(
+              "TRANSPORT FAILURE: the server did not answer within 1000 ms, and the host cancelled"
+                  + " the request. The outcome of this call is unknown: it may or may not have taken"
+                  + " effect. The host did not retry it; do not assume it succeeded.");
+      assertThat(mcp.calls()).containsExactly("read_note");
+      assertThat(mcp.sent())
+          .anyMatch(
+              message -> message.path("method").asString("").equals("notifications/cancelled"));
+      assertThat(run.stdout()).isEqualTo("It did not answer.\nStill here.\n");
+    }
+  }
+
+  @Test
   void aServerThatDiesDuringACallIsReportedAsUnknownAndTheCallIsNeverRetried() throws Exception {
     McpWire mcp = McpWire.fake(dir, false, "exit 1");
     try (ScriptedModel model =
