@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * Splits a command written as one string ({@code -server-command 'node server.mjs --x'}) into
  * words, the way a POSIX shell would for plain words, single quotes, double quotes and backslashes;
- * nothing is expanded or run by a shell.
+ * nothing is expanded or run by a shell. Public for the chat mode (module notes-chat), whose {@code
+ * -server-command} is split the same way.
  */
 public final class CommandLine {
   private CommandLine() {}

@@ -11,7 +11,8 @@ import notesmcp.policy.Requester;
  * How {@code review} shows a pending proposal to a person: "the destination path, the exact content
  * with control characters and terminal escape sequences made visible ..., the byte length and the
  * SHA-256" (approvals issue), and the client that asked, labelled unverified. Everything that came
- * from a record goes through {@link VisibleText}.
+ * from a record goes through {@link VisibleText}. {@link #content} and {@link #CONTENT_KEY} are
+ * public for the chat mode (module notes-chat), whose confirmation shows a proposal as review will.
  */
 public final class ProposalView {
   public static final String CONTENT_KEY =

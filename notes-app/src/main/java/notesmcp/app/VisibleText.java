@@ -11,7 +11,8 @@ package notesmcp.app;
  * <p>The rendering is unambiguous: {@code \\} is one backslash, so {@code \x1b} in the output is
  * always the escape character and never the four characters a note might hold. A line feed shows as
  * {@code \n} and then really ends the line, so line structure stays readable and a missing or extra
- * final newline is visible.
+ * final newline is visible. Public for the chat mode (module notes-chat), which shows what a model
+ * asks to send, and what it answers, the same way (issue 11).
  */
 public final class VisibleText {
   private VisibleText() {}

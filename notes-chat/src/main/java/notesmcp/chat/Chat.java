@@ -5,10 +5,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.lang.ProcessBuilder.Redirect;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import notesmcp.app.CommandLine;
@@ -98,17 +98,18 @@ public final class Chat {
       err.println("notes-mcp chat: -server-command is empty");
       return ExitCode.USAGE.code;
     }
+    // What the server and our client say about it reaches the terminal only rendered inertly.
+    PrintStream clientLog = new InertLines(err, "").printStream();
+    List<Thread> relays = new ArrayList<>();
     Session session;
     try {
       session =
           Session.connect(
-              () ->
-                  Connection.start(
-                      new ProcessBuilder(command).redirectError(Redirect.INHERIT), err),
+              () -> Connection.attach(start(command, err, relays), clientLog),
               new Implementation("notes-mcp-chat", Version.VALUE),
               options.timeout(),
               PROBE_TIMEOUT,
-              err);
+              clientLog);
     } catch (IOException e) {
       err.println(
           "notes-mcp chat: could not start or reach the MCP server "
@@ -129,10 +130,37 @@ public final class Chat {
     } finally {
       try {
         server.close(CLOSE_GRACE);
+        for (Thread relay : relays) {
+          relay.join(
+              CLOSE_GRACE.toMillis()); // the server's last words, such as a discarded proposal
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /** Starts the server with its stderr relayed to ours, line by line, rendered inertly. */
+  private static Process start(List<String> command, PrintStream err, List<Thread> relays)
+      throws IOException {
+    Process process = new ProcessBuilder(command).start();
+    InertLines relay = new InertLines(err, "[server] ");
+    Thread thread =
+        new Thread(
+            () -> {
+              try (InputStream in = process.getErrorStream()) {
+                in.transferTo(relay);
+              } catch (IOException e) {
+                // the server is gone
+              } finally {
+                relay.close();
+              }
+            },
+            "notes-mcp chat server stderr");
+    thread.setDaemon(true);
+    thread.start();
+    relays.add(thread);
+    return process;
   }
 
   private static int converse(

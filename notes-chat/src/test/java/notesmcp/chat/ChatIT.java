@@ -319,6 +319,34 @@ class ChatIT {
   }
 
   @Test
+  void whatAServerWritesReachesTheTerminalOnlyInert() throws Exception {
+    McpWire mcp =
+        McpWire.fake(
+            dir,
+            false,
+            "printf '\\033[2J\\033]0;owned\\007cleared\\n' >&2;"
+                + " printf '{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":[{\"type\":"
+                + "\"text\",\"text\":\"no \\\\u001b[31m\"}],\"isError\":true,"
+                + "\"resultType\":\"complete\"}}\\n' \"$id\"");
+    try (ScriptedModel model =
+        ScriptedModel.start(
+            Wire.OLLAMA,
+            request -> Reply.call("read_note", "{\"path\":\"notes.txt\"}"),
+            request -> Reply.text("Refused: \u001b[2J" + request.lastToolResult()))) {
+      ChatProcess.Result run =
+          ChatProcess.run(dir, "Read it\n", args(model, "-server-command", mcp.command()));
+
+      assertThat(run.exit()).as(run.stderr()).isZero();
+      assertThat(run.stderr())
+          .contains("[server] \\x1b[2J\\x1b]0;owned\\x07cleared\n")
+          .contains("-> refused (isError): no \\x1b[31m\n")
+          .doesNotContain("\u001b")
+          .doesNotContain("\u0007");
+      assertThat(run.stdout()).startsWith("Refused: \\x1b[2JREFUSED: ").doesNotContain("\u001b");
+    }
+  }
+
+  @Test
   void aLegacyServerIsDrivenThroughInitialize() throws Exception {
     McpWire mcp =
         McpWire.fake(

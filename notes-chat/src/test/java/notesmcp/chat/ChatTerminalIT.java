@@ -179,6 +179,32 @@ class ChatTerminalIT {
     }
   }
 
+  @Test
+  void whatIsTypedAfterTheYesIsTheNextMessageNotSwallowedByTheQuestion() throws Exception {
+    try (ScriptedModel model =
+        ScriptedModel.start(
+            Wire.OLLAMA,
+            request -> Reply.call("propose_note", PROPOSAL),
+            request -> Reply.text("Proposed."),
+            request -> Reply.text("You said: " + request.contents("user").get(1)))) {
+      ChatProcess.Terminal terminal =
+          ChatProcess.inTerminal(
+              args(model, "-root", root.toString(), "-proposals", proposals.toString()));
+      terminal.await("end with Ctrl-D.", 1);
+
+      terminal.type("Propose a draft\n");
+      terminal.await(Confirmation.PROMPT, 1);
+      // Typed ahead in one go: the yes answers the question, the next line is the next message.
+      terminal.type("yes\nand thanks\n");
+      terminal.await("You said: and thanks", 1);
+      int exit = terminal.end();
+
+      assertThat(exit).as(terminal.screen()).isZero();
+      assertThat(model.requests()).hasSize(3);
+      assertThat(recordsIn(proposals)).hasSize(1);
+    }
+  }
+
   private static String sha256(String text) throws Exception {
     return HexFormat.of()
         .formatHex(
