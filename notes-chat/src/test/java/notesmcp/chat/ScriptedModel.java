@@ -132,7 +132,8 @@ final class ScriptedModel implements AutoCloseable {
                 + MODEL
                 + ":latest\",\"model\":\""
                 + MODEL
-                + ":latest\",\"size\":1,\"digest\":\"0\",\"details\":{}}]}");
+                + ":latest\",\"modified_at\":\"2026-01-01T10:00:00.123456789-07:00\",\"size\":1,"
+                + "\"digest\":\"0\",\"details\":{\"format\":\"gguf\",\"family\":\"qwen3\"}}]}");
       } else if (path.equals("/v1/models") && wire == Wire.OPENAI) {
         respond(
             exchange,
@@ -168,6 +169,7 @@ final class ScriptedModel implements AutoCloseable {
   }
 
   private static ObjectNode ollama(Reply reply) {
+    // As Ollama answers /api/chat with "stream": false (its API documentation).
     ObjectNode response = JSON.createObjectNode();
     response.put("model", MODEL);
     response.put("created_at", "2026-01-01T00:00:00Z");
@@ -177,7 +179,11 @@ final class ScriptedModel implements AutoCloseable {
     if (!reply.calls().isEmpty()) {
       ArrayNode calls = message.putArray("tool_calls");
       for (Call call : reply.calls()) {
-        ObjectNode function = calls.addObject().putObject("function");
+        // Recent Ollama versions add an id and an index; the host must not depend on either.
+        ObjectNode entry = calls.addObject();
+        entry.put("id", "call_ollama_" + calls.size());
+        ObjectNode function = entry.putObject("function");
+        function.put("index", calls.size() - 1);
         function.put("name", call.name());
         function.set("arguments", JSON.readTree(call.arguments()));
       }
