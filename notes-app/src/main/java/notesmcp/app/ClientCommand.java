@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringWriter;
 import java.lang.ProcessBuilder.Redirect;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import notesmcp.jsonrpc.Codec;
 import notesmcp.jsonrpc.RpcException;
@@ -30,9 +28,6 @@ import tools.jackson.databind.JsonNode;
  * on stdout, close the server, and say with the exit code how it went (CONTRACT §2).
  */
 final class ClientCommand {
-  /** Flags the launcher wants the child JVM to get as well (start-up tuning only). */
-  static final String JVM_FLAGS_ENV = "NOTES_MCP_JVM_FLAGS";
-
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
   private static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
 
@@ -64,7 +59,8 @@ final class ClientCommand {
     List<String> command =
         options.serverCommand() != null
             ? CommandLine.split(options.serverCommand())
-            : selfCommand(options);
+            : OwnServer.command(
+                options.root(), options.policyFile(), options.maxCalls(), options.proposals());
     if (command.isEmpty()) {
       err.println("notes-mcp: -server-command is empty");
       return ExitCode.USAGE;
@@ -205,39 +201,6 @@ final class ClientCommand {
         }
       }
     }
-  }
-
-  /** This program's own server, started the way this JVM was started: no PATH lookup. */
-  private static List<String> selfCommand(Options options) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    String flags = System.getenv(JVM_FLAGS_ENV);
-    if (flags != null && !flags.isBlank()) {
-      command.addAll(CommandLine.split(flags));
-    }
-    String hold = System.getProperty(ServeCommand.HOLD_PROPERTY);
-    if (hold != null) {
-      command.add("-D" + ServeCommand.HOLD_PROPERTY + "=" + hold);
-    }
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(Main.class.getName());
-    command.add("-serve");
-    command.add("-root");
-    command.add(options.root().toString());
-    if (options.policyFile() != null) {
-      command.add("-policy");
-      command.add(options.policyFile().toString());
-    }
-    if (options.maxCalls() != null) {
-      command.add("-max-calls");
-      command.add(options.maxCalls().toString());
-    }
-    if (options.proposals() != null) {
-      command.add("-proposals");
-      command.add(options.proposals().toString());
-    }
-    return command;
   }
 
   private static final ObjectWriteContext PRETTY =

@@ -24,6 +24,13 @@ final class Help {
             Print the entry a host needs to start this server on PATH (absolute paths):
             JSON for claude-desktop (the default), cursor and vscode (.vscode/mcp.json),
             the 'claude mcp add' command line for claude-code.
+        notes-mcp chat -root PATH -model NAME [-provider ollama|openai] [-model-url URL]
+                       [-max-tool-calls N] [-proposals DIR] [-server-command CMD]
+            An assistant over this server: your messages from stdin, one per line, until
+            EOF; the model's answers on stdout; each tool call and its outcome on stderr.
+            Tools not marked read-only (propose_note) are sent only after you type yes on
+            the terminal; that sends a proposal, and approving it stays 'review'.
+            'notes-mcp chat --help' lists all of its flags.
         notes-mcp -server-command 'CMD ARGS...' [-tool NAME [-args JSON]]
             The same client modes against any stdio MCP server: probes with
             server/discover, falls back to initialize for older servers, and says

@@ -11,8 +11,8 @@ import java.util.Arrays;
 /**
  * The {@code notes-mcp} program: {@code -serve} runs the MCP server on stdin/stdout; {@code review}
  * lets a person approve or reject kept proposals; {@code config} prints a host's entry for it;
- * otherwise it is a one-shot client that starts a server, lists its tools or calls one, and closes
- * it.
+ * {@code chat} runs the assistant host (module notes-chat, loaded only then); otherwise it is a
+ * one-shot client that starts a server, lists its tools or calls one, and closes it.
  */
 public final class Main {
   private Main() {}
@@ -29,6 +29,9 @@ public final class Main {
 
   /** Runs one command line; returns the exit code (CONTRACT §2). */
   static int run(String[] args, InputStream in, OutputStream out, PrintStream err) {
+    if (args.length > 0 && args[0].equals(ChatModule.WORD)) {
+      return ChatModule.run(Arrays.copyOfRange(args, 1, args.length), in, out, err);
+    }
     Options options;
     try {
       options = Options.parse(Arrays.asList(args));

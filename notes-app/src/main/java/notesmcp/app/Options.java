@@ -4,7 +4,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
@@ -50,15 +50,6 @@ record Options(
 
   static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
-  /**
-   * The accepted {@code -timeout} range. Below a millisecond nothing can answer; beyond an hour a
-   * one-shot call is not "a deadline" any more (and arithmetic on the value stays far from
-   * overflowing).
-   */
-  static final Duration MIN_TIMEOUT = Duration.ofMillis(1);
-
-  static final Duration MAX_TIMEOUT = Duration.ofHours(1);
-
   /** Flags that take no value. */
   private static final Set<String> SWITCHES =
       Set.of("help", "h", "version", "serve", "v", "verbose");
@@ -100,6 +91,9 @@ record Options(
       if (word.equals("config") && !review && !config) {
         config = true;
         continue;
+      }
+      if (word.equals(ChatModule.WORD)) {
+        throw new UsageException("chat goes first: notes-mcp chat -root PATH -model NAME ...");
       }
       if (!word.startsWith("-") || word.equals("-") || word.equals("--")) {
         throw new UsageException("unexpected argument \"" + word + "\"");
@@ -308,37 +302,13 @@ record Options(
     throw new UsageException("-max-calls takes a whole number >= 0, not \"" + text + "\"");
   }
 
-  /**
-   * Accepts {@code 10}, {@code 10s}, {@code 500ms}, {@code 2m} or {@code 1h}; a bare number is
-   * seconds. Anything outside {@link #MIN_TIMEOUT}..{@link #MAX_TIMEOUT}, or too large to compute,
-   * is a usage error (issue 8, defect 8: {@code -timeout 10000000000s} is not a crash).
-   */
+  /** {@code -timeout}: see {@link DurationText} for what is accepted. */
   static Duration duration(String text) throws UsageException {
-    String lower = text.trim().toLowerCase(Locale.ROOT);
-    try {
-      Duration value;
-      if (lower.endsWith("ms")) {
-        value = Duration.ofMillis(Long.parseLong(lower.substring(0, lower.length() - 2)));
-      } else if (lower.endsWith("s")) {
-        value = Duration.ofSeconds(Long.parseLong(lower.substring(0, lower.length() - 1)));
-      } else if (lower.endsWith("m")) {
-        value = Duration.ofMinutes(Long.parseLong(lower.substring(0, lower.length() - 1)));
-      } else if (lower.endsWith("h")) {
-        value = Duration.ofHours(Long.parseLong(lower.substring(0, lower.length() - 1)));
-      } else {
-        value = Duration.ofSeconds(Long.parseLong(lower));
-      }
-      if (value.compareTo(MIN_TIMEOUT) >= 0 && value.compareTo(MAX_TIMEOUT) <= 0) {
-        return value;
-      }
-    } catch (NumberFormatException | ArithmeticException e) {
-      // reported below
+    Optional<Duration> value = DurationText.parse(text);
+    if (value.isPresent()) {
+      return value.get();
     }
-    throw new UsageException(
-        "-timeout takes a duration from 1ms to 1h, such as 10, 10s, 500ms or 2m (a bare number is"
-            + " seconds), not \""
-            + text
-            + "\"");
+    throw new UsageException("-timeout takes " + DurationText.ACCEPTED + ", not \"" + text + "\"");
   }
 
   /**

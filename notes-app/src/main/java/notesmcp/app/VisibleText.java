@@ -10,9 +10,10 @@ package notesmcp.app;
  * <p>The rendering is unambiguous: {@code \\} is one backslash, so {@code \x1b} in the output is
  * always the escape character and never the four characters a note might hold. A line feed shows as
  * {@code \n} and then really ends the line, so line structure stays readable and a missing or extra
- * final newline is visible. Stateless; any thread.
+ * final newline is visible. Stateless; any thread. Public for the chat mode (module notes-chat),
+ * which shows what a model asks to send, and what it answers, the same way (issue 11).
  */
-final class VisibleText {
+public final class VisibleText {
   /**
    * Other_Default_Ignorable_Code_Point (Unicode 16's PropList.txt): the Hangul fillers U+115F,
    * U+1160, U+3164 and U+FFA0, U+034F COMBINING GRAPHEME JOINER, the Khmer inherent vowels U+17B4
@@ -30,7 +31,7 @@ final class VisibleText {
 
   private VisibleText() {}
 
-  static String render(String text) {
+  public static String render(String text) {
     StringBuilder out = new StringBuilder(text.length() + 16);
     for (int i = 0; i < text.length(); ) {
       int c = text.codePointAt(i);

@@ -238,6 +238,12 @@ class OptionsTest {
     assertThat(usage("-root", "/w", flag)).isEqualTo("unknown flag " + flag);
   }
 
+  @Test
+  void chatAnywhereButFirstSaysWhereItGoes() {
+    assertThat(usage("-root", "/w", "chat"))
+        .isEqualTo("chat goes first: notes-mcp chat -root PATH -model NAME ...");
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"stray", "-", "--"})
   void wordThatIsNotAFlagIsAUsageError(String word) {
