@@ -215,7 +215,20 @@ record Options(
               + String.join(", ", ConfigCommand.HOSTS));
     }
     return new Options(
-        Mode.CONFIG, root, null, null, null, null, null, null, null, null, null, null, named);
+        Mode.CONFIG,
+        root,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        false,
+        named);
   }
 
   private Options forServe() throws UsageException {

@@ -291,7 +291,8 @@ class ClientCommandTest {
             null,
             null,
             null,
-            false);
+            false,
+            null);
 
     assertThat(ClientCommand.run(broken, new PrintStream(out, true, StandardCharsets.UTF_8), err))
         .isEqualTo(ExitCode.SERVER_FAILURE);
