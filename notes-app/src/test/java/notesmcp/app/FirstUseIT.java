@@ -46,6 +46,7 @@ class FirstUseIT {
             "notes-app/src/main",
             // The reactor reads every module's pom, even of modules the launcher does not build.
             "interop/spring-ai/pom.xml",
+            "notes-chat/pom.xml",
             "notes-bench/pom.xml")) {
       copyTree(repo.resolve(path), checkout.resolve(path));
     }
