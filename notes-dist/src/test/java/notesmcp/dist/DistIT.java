@@ -311,7 +311,9 @@ class DistIT {
       assertThat(run.exit()).as(run.err()).isZero();
       assertThat(run.out()).startsWith("Your note: ").contains("Monday: ship the preview.");
       assertThat(run.err())
-          .contains("notes-mcp chat: read_note {\"path\":\"notes.txt\"} -> result");
+          .contains("notes-mcp chat: read_note {\"path\":\"notes.txt\"} -> result")
+          .doesNotContainIgnoringCase("warning")
+          .doesNotContain("Exception");
       assertThat(model.requests()).hasSize(2);
       assertThat(model.requests().get(1).path("messages").get(3).path("role").asString())
           .isEqualTo("tool");
