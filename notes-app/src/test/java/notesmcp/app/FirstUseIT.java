@@ -21,14 +21,23 @@ import org.junit.jupiter.api.io.TempDir;
  * Maven); and a built checkout that is copied ({@code cp -a}) or moved starts without a single
  * start-up-cache warning from the JVM (the launcher sees that its cache was made for the jar at
  * another path and makes a new one).
+ *
+ * <p>The first-use builds ({@code --version}: notes-app; {@code chat}: notes-chat) run as on a
+ * fresh machine: in a copy of the sources without the test fixtures (no {@code interop/}: a reactor
+ * that still named {@code interop/spring-ai}, with its Spring Boot parent, would stop at once on
+ * the missing module), and with a local Maven repository that holds everything but this project's
+ * own artifacts (so nothing an earlier {@code mvn install} left there can stand in for what the
+ * build must make itself, such as notes-app's test jar that notes-chat's build reads).
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class FirstUseIT {
   @TempDir static Path dir;
   static Path checkout;
+  static Path repository;
   static ClientIT.Run firstUse;
+  static ClientIT.Run chatFirstUse;
 
-  /** A checkout's sources, without any build output, then its first use. */
+  /** A checkout's sources, without any build output or test fixture, then its first uses. */
   @BeforeAll
   static void firstUse() throws Exception {
     Path repo = Path.of(System.getProperty("notesmcp.repo"));
@@ -44,13 +53,43 @@ class FirstUseIT {
             "mcp-stdio/src",
             "notes-app/pom.xml",
             "notes-app/src/main",
-            // The reactor reads every module's pom, even of modules the launcher does not build.
-            "interop/spring-ai/pom.xml",
             "notes-chat/pom.xml",
+            "notes-chat/src/main",
+            // The reactor reads every module's pom, even of modules the launcher does not build.
+            "notes-dist/pom.xml",
             "notes-bench/pom.xml")) {
       copyTree(repo.resolve(path), checkout.resolve(path));
     }
+    repository = withoutOwnArtifacts(Path.of(System.getProperty("notesmcp.m2")));
     firstUse = run(checkout.resolve("notes-mcp"), "--version");
+    chatFirstUse = run(checkout.resolve("notes-mcp"), "chat", "--help");
+  }
+
+  /**
+   * A local repository of links to every group folder of {@code m2}, less {@code
+   * io/github/notesmcp}. What a build downloads into it lands in {@code m2}'s folders, as usual.
+   */
+  private static Path withoutOwnArtifacts(Path m2) throws IOException {
+    Path own = Path.of("io", "github", "notesmcp");
+    Path farm = dir.resolve("m2");
+    link(m2, farm, own, 0);
+    return farm;
+  }
+
+  private static void link(Path from, Path to, Path skip, int depth) throws IOException {
+    Files.createDirectories(to);
+    try (Stream<Path> entries = Files.list(from)) {
+      for (Path entry : (Iterable<Path>) entries::iterator) {
+        Path name = entry.getFileName();
+        if (depth < skip.getNameCount() && name.equals(skip.getName(depth))) {
+          if (depth + 1 < skip.getNameCount()) {
+            link(entry, to.resolve(name.toString()), skip, depth + 1);
+          }
+        } else {
+          Files.createSymbolicLink(to.resolve(name.toString()), entry);
+        }
+      }
+    }
   }
 
   @Test
@@ -59,6 +98,19 @@ class FirstUseIT {
     assertThat(firstUse.out()).isEqualTo("notes-mcp " + Version.VALUE + "\n");
     assertThat(firstUse.err()).contains("first run, building").doesNotContain("\u001b");
     assertThat(checkout.resolve("notes-app/target/notes-mcp.jar")).isRegularFile();
+    assertThat(checkout.resolve("interop")).doesNotExist();
+  }
+
+  @Test
+  void theChatModesFirstUseBuildsItFromTheSourcesAlone() {
+    assertThat(chatFirstUse.exit()).as(chatFirstUse.err()).isZero();
+    assertThat(chatFirstUse.out()).startsWith("notes-mcp chat: ");
+    assertThat(chatFirstUse.err())
+        .contains("first run, building the chat mode")
+        .doesNotContain("\u001b");
+    assertThat(checkout.resolve("notes-app/target/chat/notes-chat-" + Version.VALUE + ".jar"))
+        .isRegularFile();
+    assertThat(repository.resolve("io/github/notesmcp")).doesNotExist();
   }
 
   @Test
@@ -102,12 +154,14 @@ class FirstUseIT {
     command.addAll(List.of(args));
     Path out = Files.createTempFile(dir, "out", ".txt");
     Path err = Files.createTempFile(dir, "err", ".txt");
-    Process process =
+    ProcessBuilder builder =
         new ProcessBuilder(command)
             .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
             .redirectOutput(out.toFile())
-            .redirectError(err.toFile())
-            .start();
+            .redirectError(err.toFile());
+    // The launcher keeps what MAVEN_OPTS holds and adds its own.
+    builder.environment().put("MAVEN_OPTS", "-Dmaven.repo.local=" + repository);
+    Process process = builder.start();
     assertThat(process.waitFor(480, TimeUnit.SECONDS)).as("%s finishes", command).isTrue();
     return new ClientIT.Run(
         process.exitValue(),

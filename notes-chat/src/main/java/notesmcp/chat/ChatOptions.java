@@ -218,8 +218,7 @@ record ChatOptions(
   private static Duration duration(String flag, String text) throws UsageException {
     Optional<Duration> value = DurationText.parse(text);
     if (value.isEmpty()) {
-      throw new UsageException(
-          flag + " takes " + DurationText.ACCEPTED + ", not \"" + text + "\"");
+      throw new UsageException(flag + " takes " + DurationText.ACCEPTED + ", not \"" + text + "\"");
     }
     return value.get();
   }

@@ -1,0 +1,422 @@
+package notesmcp.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import notesmcp.app.SchemaCheck;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The installable packages (issue 10, part 3), unpacked without installing anything ({@code tar},
+ * {@code dpkg-deb -x}), their {@code bin/notes-mcp} run with no {@code java} on PATH and no
+ * JAVA_HOME: discover, read, refusal, unknown tool, a server that exits 0 when stdin closes with
+ * nothing but schema-valid JSON-RPC on stdout, the 2024-11-05 era, and {@code config} naming the
+ * executable. The client mode starts its server child from the bundled runtime, since no other
+ * exists here. And the {@code chat} mode, from the chat/ folder the packages carry: its help, an
+ * unreachable model server (exit 4), and a real turn against a scripted model server on loopback,
+ * over HTTP and over HTTPS, through the bundled runtime's HTTP client and TLS.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class DistIT {
+  static final ObjectMapper JSON = JsonMapper.builder().build();
+  static final String VERSION = System.getProperty("notesmcp.version");
+  static final String NOTES = "Monday: ship the preview.\nA note is data, not an instruction.\n";
+
+  /** A generous liveness bound for what must be prompt, on a loaded machine. */
+  static final Duration PROMPTLY = Duration.ofSeconds(30);
+
+  @TempDir static Path dir;
+  static Path tar;
+  static Path deb;
+  static Path tarExecutable;
+  static Path debExecutable;
+  static Path bin;
+  static Path workspace;
+
+  @BeforeAll
+  static void unpack() throws Exception {
+    Path dist = Path.of(System.getProperty("notesmcp.dist"));
+    tar = dist.resolve("notes-mcp-" + VERSION + "-linux-x64.tar.gz");
+    deb = dist.resolve("notes-mcp_" + VERSION + "_amd64.deb");
+    assertThat(tar).as("built by notes-dist's dist profile (src/make-dist)").isRegularFile();
+    assertThat(deb).as("built by notes-dist's dist profile (src/make-dist)").isRegularFile();
+    Path fromTar = Files.createDirectory(dir.resolve("from tar"));
+    Path fromDeb = Files.createDirectory(dir.resolve("from deb"));
+    exec(List.of("tar", "-xzf", tar.toString(), "-C", fromTar.toString()));
+    exec(List.of("dpkg-deb", "-x", deb.toString(), fromDeb.toString()));
+    tarExecutable = fromTar.resolve("notes-mcp/bin/notes-mcp");
+    debExecutable = fromDeb.resolve("opt/notes-mcp/bin/notes-mcp");
+    Path root = Files.createDirectories(dir.resolve("ws"));
+    Files.writeString(root.resolve("notes.txt"), NOTES, StandardCharsets.UTF_8);
+    Files.writeString(root.resolve("project.txt"), "Project: notes-mcp\n", StandardCharsets.UTF_8);
+    workspace = root.toRealPath();
+    // A PATH with the few programs the launcher uses, and no java.
+    bin = Files.createDirectory(dir.resolve("bin"));
+    for (String tool : List.of("bash", "readlink", "flock", "mkdir", "mv", "rm")) {
+      Files.createSymbolicLink(bin.resolve(tool), system(tool));
+    }
+  }
+
+  private static Path system(String tool) {
+    Path usrBin = Path.of("/usr/bin", tool);
+    return Files.exists(usrBin) ? usrBin : Path.of("/bin", tool);
+  }
+
+  private static Path executable(String archive) {
+    return archive.equals("tar") ? tarExecutable : debExecutable;
+  }
+
+  @Test
+  void eachArchiveHoldsTheExecutableTheNativeLibraryAndTheChatModule() throws Exception {
+    String image = "notes-mcp/";
+    List<String> tarEntries = List.of(exec(List.of("tar", "-tzf", tar.toString())).split("\n"));
+    List<String> debEntries = new ArrayList<>();
+    for (String line : exec(List.of("dpkg-deb", "-c", deb.toString())).split("\n")) {
+      // tar -tv style: permissions, owner, size, date, time, then the path.
+      String path = line.replaceFirst("^(\\S+\\s+){5}", "");
+      debEntries.add(path.replaceFirst("^\\./opt/", ""));
+    }
+    for (List<String> entries : List.of(tarEntries, debEntries)) {
+      assertThat(entries)
+          .contains(
+              image + "bin/notes-mcp",
+              image + "lib/runtime/bin/java",
+              image + "lib/app/notes-mcp.jar",
+              image + "lib/app/native/libnotesmcp.so",
+              image + "lib/app/chat/notes-chat-" + VERSION + ".jar")
+          .anyMatch(entry -> entry.matches(".*/lib/app/chat/langchain4j-core-.*\\.jar"));
+    }
+    for (Path executable : List.of(tarExecutable, debExecutable)) {
+      assertThat(executable).isRegularFile().isExecutable();
+      assertThat(executable.getParent().getParent().resolve("lib/runtime/bin/java")).isExecutable();
+    }
+    assertThat(bin.resolve("java")).doesNotExist();
+  }
+
+  /**
+   * The runtime has what the chat's HTTP client needs, and none of the desktop modules that
+   * Jackson's optional support for java.beans would pull in for nothing.
+   */
+  @Test
+  void theBundledRuntimeHasTheHttpClientAndNoDesktop() throws IOException {
+    String release =
+        Files.readString(tarExecutable.getParent().getParent().resolve("lib/runtime/release"));
+    Matcher modules = Pattern.compile("(?m)^MODULES=\"(.*)\"$").matcher(release);
+    assertThat(modules.find()).as(release).isTrue();
+    List<String> names = List.of(modules.group(1).split(" "));
+    assertThat(names).contains("java.base", "java.net.http").doesNotContain("java.desktop");
+  }
+
+  @Test
+  void theDebLinksNotesMcpIntoThePathWhenInstalled() throws Exception {
+    assertThat(exec(List.of("dpkg-deb", "-f", deb.toString(), "Package")).strip())
+        .isEqualTo("notes-mcp");
+    Path control = Files.createDirectory(dir.resolve("control"));
+    exec(List.of("dpkg-deb", "-e", deb.toString(), control.toString()));
+    assertThat(Files.readString(control.resolve("postinst")))
+        .contains("ln -sf /opt/notes-mcp/bin/notes-mcp /usr/bin/notes-mcp");
+    assertThat(Files.readString(control.resolve("prerm"))).contains("rm -f /usr/bin/notes-mcp");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"tar", "deb"})
+  void clientModesWorkWithNoJdkInSight(String archive) throws Exception {
+    Path executable = executable(archive);
+    String root = workspace.toString();
+
+    Result list = run(executable, null, "-root", root);
+    assertThat(list.exit()).as(list.err()).isZero();
+    assertThat(JSON.readTree(list.out()).size()).isEqualTo(3);
+
+    // A read goes through the native library (lib/app/native/libnotesmcp.so) in the server child.
+    Result read = run(executable, null, "-root", root, "-tool", "read_note", "-args", PATH_NOTES);
+    assertThat(read.exit()).as(read.err()).isZero();
+    assertThat(read.out()).contains("Monday: ship the preview.").contains("\"isError\" : false");
+
+    Result refused =
+        run(executable, null, "-root", root, "-tool", "read_note", "-args", PATH_SECRET);
+    assertThat(refused.exit()).isEqualTo(1);
+    assertThat(refused.out()).contains("\"isError\" : true");
+
+    Result unknown = run(executable, null, "-root", root, "-tool", "save_note", "-args", "{}");
+    assertThat(unknown.exit()).isEqualTo(3);
+    assertThat(unknown.out()).isEmpty();
+    assertThat(unknown.err()).contains("Unknown tool: save_note");
+
+    Result usage = run(executable, null, "-root", root, "-bogus");
+    assertThat(usage.exit()).isEqualTo(2);
+    Result version = run(executable, null, "--version");
+    assertThat(version.out()).isEqualTo("notes-mcp " + VERSION + "\n");
+    for (Result result : List.of(read, refused, unknown, version)) {
+      assertThat(result.err()).doesNotContainIgnoringCase("warning").doesNotContain("\u001b");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"tar", "deb"})
+  void serverAnswersBothErasWithOnlySchemaValidJsonRpcOnStdoutAndExitsZeroWhenStdinCloses(
+      String archive) throws Exception {
+    String input =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{"
+            + META
+            + "}}\n"
+            + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{"
+            + META
+            + ",\"name\":\"read_note\",\"arguments\":{\"path\":\"notes.txt\"}}}\n"
+            + "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"initialize\",\"params\":{"
+            + "\"protocolVersion\":\"2024-11-05\",\"capabilities\":{},"
+            + "\"clientInfo\":{\"name\":\"dist\",\"version\":\"1\"}}}\n"
+            + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+            + "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{"
+            + "\"name\":\"read_note\",\"arguments\":{\"path\":\"notes.txt\"}}}\n";
+
+    Result serve = run(executable(archive), input, "-serve", "-root", workspace.toString());
+
+    assertThat(serve.exit()).as(serve.err()).isZero();
+    String[] lines = serve.out().split("\n");
+    assertThat(lines).hasSize(4);
+    // By id: the server may answer requests of one era out of order.
+    JsonNode[] byId = new JsonNode[4];
+    for (String line : lines) {
+      JsonNode reply = JSON.readTree(line);
+      int id = reply.path("id").asInt();
+      assertThat(id).as(line).isBetween(1, 4);
+      assertThat(byId[id - 1]).as(line).isNull();
+      byId[id - 1] = reply;
+    }
+    List<JsonNode> replies = List.of(byId);
+    List<String> violations = new ArrayList<>();
+    violations.addAll(
+        SchemaCheck.violations(SchemaCheck.MODERN, "DiscoverResultResponse", replies.get(0)));
+    violations.addAll(
+        SchemaCheck.violations(SchemaCheck.MODERN, "CallToolResultResponse", replies.get(1)));
+    violations.addAll(
+        SchemaCheck.legacyResponse(SchemaCheck.LEGACY_2024, "InitializeResult", replies.get(2)));
+    violations.addAll(
+        SchemaCheck.legacyResponse(SchemaCheck.LEGACY_2024, "CallToolResult", replies.get(3)));
+    assertThat(violations).isEmpty();
+    assertThat(replies.get(2).at("/result/protocolVersion").asString()).isEqualTo("2024-11-05");
+    for (int i : new int[] {1, 3}) {
+      assertThat(replies.get(i).at("/result/isError").asBoolean()).isFalse();
+      assertThat(replies.get(i).at("/result/content/0/text").asString())
+          .contains("Monday: ship the preview.");
+    }
+  }
+
+  @Test
+  void configNamesTheUnpackedExecutable() throws Exception {
+    for (Path executable : List.of(tarExecutable, debExecutable)) {
+      Result config = run(executable, null, "config", "-root", workspace.toString());
+      assertThat(config.exit()).as(config.err()).isZero();
+      JsonNode server = JSON.readTree(config.out()).path("mcpServers").path("notes");
+      assertThat(server.path("command").asString()).isEqualTo(executable.toRealPath().toString());
+    }
+  }
+
+  /** The package's launcher gives the program and its server child ./notes-mcp's JVM settings. */
+  @Test
+  void thePackagedLauncherUsesTheCheckoutLaunchersJvmFlags() throws IOException {
+    Path launcher = Path.of(System.getProperty("notesmcp.launcher"));
+    String checkout = Files.readString(launcher);
+    String packaged = Files.readString(tarExecutable);
+    assertThat(flags(packaged)).isEqualTo(flags(checkout));
+    assertThat(packaged).contains("export NOTES_MCP_JVM_FLAGS").contains("-XX:SharedArchiveFile");
+  }
+
+  private static String flags(String script) {
+    Matcher matcher = Pattern.compile("(?s)\\nflags=\\((.*?)\\)").matcher(script);
+    assertThat(matcher.find()).as("a flags=(...) array").isTrue();
+    return matcher.group(1).replaceAll("\\s+", " ").strip();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"tar", "deb"})
+  void chatHelpRunsFromThePackage(String archive) throws Exception {
+    Result help = chat(executable(archive), "", Map.of(), "--help");
+
+    assertThat(help.exit()).as(help.err()).isZero();
+    assertThat(help.out()).startsWith("notes-mcp chat: ").contains("-model-url URL");
+    assertThat(help.err()).doesNotContainIgnoringCase("warning").doesNotContain("Exception");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"tar", "deb"})
+  void chatWithAnUnreachableModelServerIsExit4Promptly(String archive) throws Exception {
+    String url = "http://127.0.0.1:" + closedPort();
+    long start = System.nanoTime();
+    Result run =
+        chat(
+            executable(archive),
+            "hello\n",
+            Map.of(),
+            "-root",
+            workspace.toString(),
+            "-model-url",
+            url,
+            "-model",
+            "m");
+
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(PROMPTLY);
+    assertThat(run.exit()).as(run.err()).isEqualTo(4);
+    assertThat(run.err())
+        .contains(
+            "notes-mcp chat: the model server at "
+                + url
+                + " cannot be reached: nothing accepts connections there");
+    assertThat(run.out()).isEmpty();
+  }
+
+  /**
+   * A whole turn on the bundled runtime: the chat's class loader and LangChain4j from chat/, the
+   * JDK's HTTP client to the model, the program's own server child (and its native library) for the
+   * read the model asks for.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"tar", "deb"})
+  void aChatTurnReadsANoteThroughTheBundledRuntime(String archive) throws Exception {
+    try (ScriptedOllama model = ScriptedOllama.start(null)) {
+      Result run =
+          chat(
+              executable(archive),
+              "What does my notes file say?\n",
+              Map.of(),
+              "-root",
+              workspace.toString(),
+              "-model-url",
+              model.url(),
+              "-model",
+              ScriptedOllama.MODEL);
+
+      assertThat(run.exit()).as(run.err()).isZero();
+      assertThat(run.out()).startsWith("Your note: ").contains("Monday: ship the preview.");
+      assertThat(run.err())
+          .contains("notes-mcp chat: read_note {\"path\":\"notes.txt\"} -> result")
+          .doesNotContainIgnoringCase("warning")
+          .doesNotContain("Exception");
+      assertThat(model.requests()).hasSize(2);
+      assertThat(model.requests().get(1).path("messages").get(3).path("role").asString())
+          .isEqualTo("tool");
+    }
+  }
+
+  /**
+   * HTTPS, as to a hosted model API: the bundled runtime must have the TLS key exchange such
+   * servers use (elliptic curves; Java 17 keeps them in jdk.crypto.ec, which no class refers to).
+   * The scripted server has an EC certificate that the chat is told to trust.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"tar", "deb"})
+  void aChatTurnOverHttpsWorksOnTheBundledRuntime(String archive) throws Exception {
+    Tls tls = Tls.once(dir);
+    try (ScriptedOllama model = ScriptedOllama.start(tls)) {
+      Result run =
+          chat(
+              executable(archive),
+              "What does my notes file say?\n",
+              Map.of("JAVA_TOOL_OPTIONS", tls.trustOptions()),
+              "-root",
+              workspace.toString(),
+              "-model-url",
+              model.url(),
+              "-model",
+              ScriptedOllama.MODEL);
+
+      assertThat(model.url()).startsWith("https://");
+      assertThat(run.exit()).as(run.err()).isZero();
+      assertThat(run.out()).startsWith("Your note: ").contains("Monday: ship the preview.");
+      assertThat(model.requests()).hasSize(2);
+    }
+  }
+
+  private static int closedPort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  static final String META =
+      "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+          + "\"io.modelcontextprotocol/clientCapabilities\":{},"
+          + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"dist-test\",\"version\":\"1\"}}";
+  private static final String PATH_NOTES = "{\"path\":\"notes.txt\"}";
+  private static final String PATH_SECRET = "{\"path\":\"../secret.txt\"}";
+
+  record Result(int exit, String out, String err) {}
+
+  /** Runs the executable with only PATH (no java on it) and HOME, and no JAVA_HOME. */
+  private static Result run(Path executable, String input, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(executable.toString()));
+    command.addAll(List.of(args));
+    return run(command, input, Map.of());
+  }
+
+  /**
+   * {@code notes-mcp chat args...} with no controlling terminal ({@code setsid -w}, as a host or a
+   * pipe would run it), {@code typed} as all of its stdin, in the same bare environment.
+   */
+  private static Result chat(Path executable, String typed, Map<String, String> env, String... args)
+      throws Exception {
+    List<String> command =
+        new ArrayList<>(List.of(system("setsid").toString(), "-w", executable.toString(), "chat"));
+    command.addAll(List.of(args));
+    return run(command, typed, env);
+  }
+
+  private static Result run(List<String> command, String input, Map<String, String> env)
+      throws Exception {
+    Path out = Files.createTempFile(dir, "out", ".txt");
+    Path err = Files.createTempFile(dir, "err", ".txt");
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .directory(dir.toFile())
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile());
+    builder.environment().clear();
+    builder.environment().put("PATH", bin.toString());
+    builder.environment().put("HOME", dir.toString());
+    builder.environment().putAll(env);
+    Process process = builder.start();
+    try (OutputStream stdin = process.getOutputStream()) {
+      if (input != null) {
+        stdin.write(input.getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    if (!process.waitFor(120, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError(command + " did not finish; stderr:\n" + Files.readString(err));
+    }
+    return new Result(
+        process.exitValue(),
+        Files.readString(out, StandardCharsets.UTF_8),
+        Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  static String exec(List<String> command) throws Exception {
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).as("%s: %s", command, out).isZero();
+    return out;
+  }
+}
