@@ -49,8 +49,7 @@ public final class PolicyFile {
       }
       bytes = Files.readAllBytes(file);
     } catch (IOException e) {
-      throw new Invalid(
-          file, "cannot be read (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
+      throw new Invalid(file, "cannot be read (" + FileProblem.describe(e) + ")");
     }
     Policy defaults = Policy.defaults();
     List<String> readable = values(defaults.readable());
@@ -89,7 +88,7 @@ public final class PolicyFile {
         throw new Invalid(file, "must hold exactly one JSON object");
       }
     } catch (JacksonException e) {
-      throw new Invalid(file, "not valid JSON: " + e.getOriginalMessage());
+      throw new Invalid(file, "not valid JSON: " + JsonProblem.describe(e));
     }
     try {
       return Policy.of(readable, proposable, maxNoteBytes, maxCalls);

@@ -128,8 +128,7 @@ public final class ProposalDirectory {
       }
       return new ProposalDirectory(real, me);
     } catch (IOException e) {
-      throw new Unusable(
-          dir, "cannot be used (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
+      throw new Unusable(dir, "cannot be used (" + FileProblem.describe(e) + ")");
     }
   }
 
