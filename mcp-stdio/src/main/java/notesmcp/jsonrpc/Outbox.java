@@ -92,6 +92,9 @@ public final class Outbox {
    * reading. Returns at once if the stream is broken.
    */
   public void awaitRoom(long limit) throws InterruptedException {
+    if (pendingBytes <= limit) {
+      return; // the common case, without the lock
+    }
     lock.lock();
     try {
       while (pendingBytes > limit && !broken) {

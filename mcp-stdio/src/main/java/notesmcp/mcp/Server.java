@@ -320,8 +320,24 @@ public final class Server {
     }
   }
 
+  /**
+   * Queues one message for stdout. Encoding a tree we built cannot fail unless we have a bug; then
+   * the request still gets an answer, {@code -32603}, and the details go to stderr.
+   */
   private void send(Message message) {
-    outbox.add(codec.encode(message));
+    byte[] line;
+    try {
+      line = codec.encode(message);
+    } catch (RuntimeException e) {
+      log.println("notes-mcp: internal error encoding a reply:");
+      e.printStackTrace(log);
+      Id id =
+          message instanceof Success
+              ? ((Success) message).id()
+              : message instanceof Failure ? ((Failure) message).id() : null;
+      line = codec.encode(ProtocolErrors.reply(id, ProtocolErrors.internalError()));
+    }
+    outbox.add(line);
   }
 
   private static boolean isBlank(byte[] bytes, int length) {

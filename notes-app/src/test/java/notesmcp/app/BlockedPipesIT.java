@@ -280,17 +280,17 @@ class BlockedPipesIT {
   }
 
   /**
-   * Memory stays bounded while replies wait: each request's 64 KiB id is echoed in its reply, so
-   * holding every reply of these 4,000 requests would take 250 MiB; the server must instead stop
-   * reading its input. The bound checked, the process's peak resident set, is generous: a JVM and a
-   * few MiB of waiting replies fit well under it.
+   * Memory stays bounded while replies wait (counted in bytes, not lines): each request's 256 KiB
+   * id is echoed in its reply, so holding the replies of these 1,000 requests would take 250 MiB;
+   * the server must instead stop reading its input. The bound checked, the process's peak resident
+   * set, is generous: a JVM and a few MiB of waiting replies fit well under it.
    */
   @Test
   void memoryStaysBoundedWhileRepliesWait() throws Exception {
     Process server = serve();
     drainStderr(server);
-    int requests = 4_000;
-    String padding = "x".repeat(64 * 1024);
+    int requests = 1_000;
+    String padding = "x".repeat(256 * 1024);
     StringBuilder input = new StringBuilder();
     for (int i = 1; i <= requests; i++) {
       input.append(readNote("\"" + i + "-" + padding + "\""));
