@@ -137,6 +137,11 @@ public final class Codec {
       requireEnd(parser);
     } catch (JacksonException e) {
       throw new Malformed(null, ErrorCodes.PARSE_ERROR, "Parse error: " + describe(e));
+    } catch (NumberFormatException | ArithmeticException e) {
+      // Valid JSON that no Java number holds, such as 1e-9999999999: Jackson throws these
+      // unwrapped, and one used to kill the thread reading stdin (issue 8's class of hangs).
+      throw new Malformed(
+          null, ErrorCodes.PARSE_ERROR, "Parse error: a number too large or too small to read");
     }
     return classify(fields);
   }

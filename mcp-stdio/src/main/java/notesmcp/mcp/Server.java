@@ -178,7 +178,7 @@ public final class Server {
           continue; // stdout was slow and the lead went on: wait for the next turn
         }
       }
-      Admitted admitted = next();
+      Admitted admitted = nextOrNull();
       if (admitted == END) {
         ended = true;
         inputEnded.countDown();
@@ -195,6 +195,20 @@ public final class Server {
       }
     }
     outbox.flush();
+  }
+
+  /**
+   * {@link #next}, surviving a bug: a thread that died holding the lead would leave stdin unread
+   * for good, so an unexpected exception is logged with its stack trace and the line is dropped.
+   */
+  private Admitted nextOrNull() {
+    try {
+      return next();
+    } catch (RuntimeException e) {
+      log.println("notes-mcp: internal error reading a line; the line is dropped:");
+      e.printStackTrace(log);
+      return null;
+    }
   }
 
   /** A request let in, with the token its cancellation sets. */

@@ -421,6 +421,23 @@ class CodecTest {
     assertThat(failure.error().message()).isEqualTo(message).doesNotContain("`", "Constraints");
   }
 
+  /** Valid JSON, but no Java number holds it: Jackson throws a bare NumberFormatException. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"x\":1e-9999999999}}",
+        "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"arguments\":[1e9999999999]}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":1e9999999999,\"method\":\"m\"}",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"x\":-1E+9999999999}}"
+      })
+  void numbersNoJavaNumberHoldsAreAParseError(String line) {
+    assertThat(malformed(line))
+        .isEqualTo(
+            new Failure(
+                null,
+                new ErrorObject(-32700, "Parse error: a number too large or too small to read")));
+  }
+
   @Test
   void emptyLineIsAParseError() {
     assertThat(malformed(""))

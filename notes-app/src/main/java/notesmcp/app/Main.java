@@ -22,7 +22,7 @@ public final class Main {
   private static final int LOG_CAPACITY = 256 * 1024;
 
   /** How long the end of the process waits for stderr to take the last log lines. */
-  private static final Duration LOG_DRAIN = Duration.ofMillis(500);
+  private static final Duration LOG_DRAIN = Duration.ofMillis(250);
 
   private Main() {}
 

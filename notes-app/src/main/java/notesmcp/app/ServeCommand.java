@@ -27,7 +27,7 @@ final class ServeCommand {
    * How long the SIGTERM hook waits for replies already made to be written: a stdout nobody reads
    * must not keep the process past the contract's second (CONTRACT §5).
    */
-  private static final Duration FLUSH_ON_SIGTERM = Duration.ofMillis(300);
+  private static final Duration FLUSH_ON_SIGTERM = Duration.ofMillis(250);
 
   static final String INSTRUCTIONS =
       "Notes are plain text in a workspace chosen by the user."
