@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 import notesmcp.jsonrpc.Message.Failure;
 import notesmcp.jsonrpc.Message.Notification;
 import notesmcp.jsonrpc.Message.Request;
@@ -146,8 +145,6 @@ public final class Codec {
     return classify(fields);
   }
 
-  private static final Pattern FROM_JAVA_NAME = Pattern.compile(", from `[^`]*`");
-
   /**
    * Jackson's description of a parse fault, without the Java names some of its texts carry ("from
    * `StreamReadConstraints.getMaxNestingDepth()`", "enable `JsonReadFeature...` to allow"): what is
@@ -158,7 +155,13 @@ public final class Codec {
     if (text == null) {
       return "not valid JSON";
     }
-    text = FROM_JAVA_NAME.matcher(text).replaceAll("");
+    // No regular expression: java.util.regex links lambdas of the JDK's own, milliseconds on the
+    // start path, where this class is loaded.
+    int from;
+    while ((from = text.indexOf(", from `")) >= 0) {
+      int end = text.indexOf('`', from + 8);
+      text = end < 0 ? text.substring(0, from) : text.substring(0, from) + text.substring(end + 1);
+    }
     int quote = text.indexOf('`');
     if (quote >= 0) {
       int cut = text.lastIndexOf(": ", quote);

@@ -32,8 +32,12 @@ import org.junit.jupiter.api.io.TempDir;
  *       {@code ObjectMethods}, the bootstrap of a record's generated {@code toString}, {@code
  *       equals} and {@code hashCode}, which costs nothing unless called;
  *   <li>at run time, the JDK's linkage trace ({@code java.lang.invoke.MethodHandle
- *       .TRACE_METHOD_LINKAGE}) must show no call site linked in a class of ours: that catches the
- *       generated record methods too, when something calls them.
+ *       .TRACE_METHOD_LINKAGE}) must show no call site of ours linked, which catches a record's
+ *       generated methods too when something calls them; and {@code -serve} must link none that
+ *       {@code --version} (the JVM, the jar and {@code Main}) does not link too, so not even the
+ *       JDK's own that our path pulls in (a {@code java.util.regex.Pattern} links lambdas of its
+ *       own). The JDK's start-up links none on 17; a later JDK may (25 does, in {@code ZipFile}),
+ *       hence the comparison.
  * </ul>
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -79,6 +83,7 @@ class StartPathIT {
 
     assertThat(output).contains("\"id\":3,\"result\"");
     assertNoInvokedynamic(output, List.of(classLog));
+    assertThat(linked(output)).as("call sites linked").isSubsetOf(linked(baseline()));
   }
 
   @Test
@@ -97,7 +102,36 @@ class StartPathIT {
     String output = run(command, null, childFlags);
 
     assertThat(output).contains("Monday: ship the preview.");
+    // Ours only: starting a child process links the JDK's own lambdas (ProcessImpl), and the
+    // result is pretty-printed by Jackson after the reply.
     assertNoInvokedynamic(output, List.of(clientLog, serverLog));
+  }
+
+  /** What {@code --version} prints, the linkage trace included: the JVM's and the jar's own. */
+  private String baseline() throws IOException, InterruptedException {
+    List<String> command = java(dir.resolve("baseline-classes.log"));
+    command.add("--version");
+    return run(command, null, List.of());
+  }
+
+  /**
+   * The call sites the linkage trace shows, by caller: "linkCallSite CALLER BOOTSTRAP..." (17) or
+   * "linkCallSite module/CALLER(File.java:line) BOOTSTRAP..." (later JDKs); the trace's
+   * continuation lines ("linkCallSite => ...", "linkCallSite target ...") are left out.
+   */
+  private static Set<String> linked(String output) {
+    Set<String> callers = new TreeSet<>();
+    for (String line : output.split("\n")) {
+      String[] words = line.split(" ");
+      if (words.length > 2
+          && words[0].equals("linkCallSite")
+          && !words[1].equals("=>")
+          && !words[1].equals("target")
+          && !words[1].equals("linkage")) {
+        callers.add(words[1] + " " + words[2]);
+      }
+    }
+    return callers;
   }
 
   /** Runs {@code command}, returns its stdout and stderr together. */

@@ -1,6 +1,5 @@
 package notesmcp.policy;
 
-import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 
 /**
@@ -10,8 +9,6 @@ import tools.jackson.core.JacksonException;
  * module has the same rule in {@code Codec.describe}; the modules do not share code.
  */
 final class JsonProblem {
-  private static final Pattern FROM_JAVA_NAME = Pattern.compile(", from `[^`]*`");
-
   private JsonProblem() {}
 
   static String describe(JacksonException e) {
@@ -19,7 +16,11 @@ final class JsonProblem {
     if (text == null) {
       return "not valid JSON";
     }
-    text = FROM_JAVA_NAME.matcher(text).replaceAll("");
+    int from;
+    while ((from = text.indexOf(", from `")) >= 0) {
+      int end = text.indexOf('`', from + 8);
+      text = end < 0 ? text.substring(0, from) : text.substring(0, from) + text.substring(end + 1);
+    }
     int quote = text.indexOf('`');
     if (quote >= 0) {
       int cut = text.lastIndexOf(": ", quote);
