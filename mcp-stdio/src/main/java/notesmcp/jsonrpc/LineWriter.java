@@ -10,7 +10,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The one way out to the peer, shared by every thread that answers: each line is queued, and
+ * The client's writer ({@code Connection}); the server writes through {@link Outbox}. Kept until
+ * the client gets its own deadline-bounded writer.
+ *
+ * <p>The one way out to the peer, shared by every thread that answers: each line is queued, and
  * whichever sender finds no write in progress becomes the writer for a while, writing every queued
  * line (each followed by {@code \n}) and flushing once the queue is empty. There is no writer
  * thread and no lock to wait on: a sender that finds a write in progress leaves its line to that

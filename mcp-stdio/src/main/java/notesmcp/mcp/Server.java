@@ -61,7 +61,7 @@ public final class Server {
           64,
           Duration.ofSeconds(1),
           1024 * 1024,
-          1024 * 1024,
+          4 * 1024 * 1024,
           Duration.ofSeconds(1));
     }
   }
