@@ -26,8 +26,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safe. One lock guards the queue and the counters; it is never held across a write.
  */
 public final class Outbox {
-  /** Bytes gathered into one write. */
-  private static final int WRITE_SIZE = 64 * 1024;
+  /**
+   * Bytes of whole lines gathered into one write: at most PIPE_BUF (4096 on Linux), so that a write
+   * to a pipe goes in whole or not at all. A process that ends while its writer is blocked
+   * (SIGTERM, or the end-of-input grace period) then leaves only whole lines in the pipe, never
+   * half a reply; only a single line longer than this can be cut.
+   */
+  private static final int WRITE_SIZE = 4096;
 
   private final OutputStream out;
   private final PrintStream log;

@@ -62,7 +62,7 @@ public final class Server {
           Duration.ofSeconds(1),
           1024 * 1024,
           4 * 1024 * 1024,
-          Duration.ofSeconds(1));
+          Duration.ofSeconds(5));
     }
   }
 
