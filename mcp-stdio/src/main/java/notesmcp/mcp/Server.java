@@ -5,11 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import notesmcp.jsonrpc.Codec;
 import notesmcp.jsonrpc.Id;
@@ -20,6 +16,7 @@ import notesmcp.jsonrpc.Message.Notification;
 import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.Message.Success;
 import notesmcp.jsonrpc.Outbox;
+import notesmcp.jsonrpc.RpcException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -76,8 +73,7 @@ public final class Server {
   private final PrintStream log;
   private final Dispatcher dispatcher;
   private final Codec codec = new Codec(Methods.ARGUMENTS);
-  private final Map<Id, CancelToken> inFlight = new ConcurrentHashMap<>();
-  private final Semaphore room;
+  private final InFlight inFlight;
   private final AtomicInteger threads = new AtomicInteger();
   private final CountDownLatch inputEnded = new CountDownLatch(1);
   private Lead lead;
@@ -89,7 +85,7 @@ public final class Server {
     this.options = options;
     this.log = log;
     this.dispatcher = new Dispatcher(tools, options, log);
-    this.room = new Semaphore(options.maxInFlight());
+    this.inFlight = new InFlight(options.maxInFlight(), options.admissionWait());
   }
 
   /**
@@ -110,9 +106,7 @@ public final class Server {
             });
     startThread();
     inputEnded.await();
-    // Every admitted request holds room until its reply waits in the outbox.
-    room.acquire(options.maxInFlight());
-    room.release(options.maxInFlight());
+    inFlight.awaitAllAnswered();
     // "Stdin closing ends it once admitted work is answered or, if stdout is blocked, within a
     // bounded grace period" (CONTRACT §5).
     if (!outbox.awaitWritten(options.closeGrace(), Duration.ofDays(1))) {
@@ -278,25 +272,11 @@ public final class Server {
    * lead: while the bound is full of calls being worked on, there is nothing else to take in).
    */
   private Admitted admit(Request request) {
-    CancelToken token = new CancelToken();
-    if (inFlight.putIfAbsent(request.id(), token) != null) {
-      send(ProtocolErrors.reply(request.id(), ProtocolErrors.idInFlight(request.id())));
-      return null;
-    }
-    if (!room.tryAcquire() && !waitForRoom()) {
-      inFlight.remove(request.id(), token);
-      send(ProtocolErrors.reply(request.id(), ProtocolErrors.overloaded(options.maxInFlight())));
-      return null;
-    }
-    return new Admitted(request, token);
-  }
-
-  private boolean waitForRoom() {
     try {
-      return room.tryAcquire(options.admissionWait().toNanos(), TimeUnit.NANOSECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
+      return new Admitted(request, inFlight.admit(request.id()));
+    } catch (RpcException refused) {
+      send(ProtocolErrors.reply(request.id(), refused.error()));
+      return null;
     }
   }
 
@@ -309,10 +289,11 @@ public final class Server {
     if (!Id.isValid(requestId)) {
       return; // "Invalid cancellation notifications SHOULD be ignored"
     }
-    CancelToken token = inFlight.get(new Id(requestId));
+    JsonNode reason = params.get("reason");
+    CancelToken token =
+        inFlight.cancel(
+            new Id(requestId), reason != null && reason.isString() ? reason.stringValue() : null);
     if (token != null) {
-      JsonNode reason = params.get("reason");
-      token.cancel(reason != null && reason.isString() ? reason.stringValue() : null);
       log.println(
           "notes-mcp: cancellation received for request "
               + new Id(requestId)
@@ -329,8 +310,7 @@ public final class Server {
         send(reply);
       }
     } finally {
-      inFlight.remove(request.id(), token);
-      room.release();
+      inFlight.answered(request.id(), token);
     }
   }
 
