@@ -2,10 +2,46 @@
 // The SDK clients themselves are used unmodified; this module only calls their public methods.
 import { readFileSync } from 'node:fs';
 
-/** The installed version of a package of this folder (its package.json is not always exported). */
-export function installedVersion(name) {
-  const file = new URL(`./node_modules/${name}/package.json`, import.meta.url);
-  return JSON.parse(readFileSync(file, 'utf8')).version;
+/**
+ * The installed version of a package (its package.json is not always exported), looked up from
+ * `from` (a file URL; this folder by default), as Node's resolution would find it.
+ */
+export function installedVersion(name, from = import.meta.url) {
+  for (let dir = new URL('./', from); ; dir = new URL('../', dir)) {
+    try {
+      const file = new URL(`./node_modules/${name}/package.json`, dir);
+      return JSON.parse(readFileSync(file, 'utf8')).version;
+    } catch (error) {
+      if (error.code !== 'ENOENT' || dir.pathname === '/') {
+        throw error;
+      }
+    }
+  }
+}
+
+/**
+ * The era and protocol version the session used, as the wire shows them (not as the client says):
+ * legacy when an `initialize` got a result (its protocolVersion), modern when tool requests carried
+ * 2026-07-28 `_meta` (its protocolVersion).
+ */
+export function eraOnTheWire(wire) {
+  const answered = new Map();
+  for (const { dir, message } of wire) {
+    if (dir === 'server->client' && message.id !== undefined && message.result !== undefined) {
+      answered.set(JSON.stringify(message.id), message.result);
+    }
+  }
+  for (const { dir, message } of wire) {
+    if (dir !== 'client->server') continue;
+    if (message.method === 'initialize' && answered.has(JSON.stringify(message.id))) {
+      return { era: 'legacy', protocolVersion: answered.get(JSON.stringify(message.id)).protocolVersion };
+    }
+    const meta = message.params?._meta?.['io.modelcontextprotocol/protocolVersion'];
+    if (message.method === 'tools/list' && meta !== undefined) {
+      return { era: 'modern', protocolVersion: meta };
+    }
+  }
+  return { era: 'unknown', protocolVersion: null };
 }
 
 /**
@@ -86,7 +122,7 @@ export function describeError(error) {
 }
 
 /** Runs a call and keeps either its result or what it threw. */
-async function outcome(call) {
+export async function outcome(call) {
   try {
     return { result: await call() };
   } catch (error) {

@@ -1,24 +1,18 @@
 package notesmcp.mcp;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import notesmcp.jsonrpc.Codec;
-import notesmcp.jsonrpc.ErrorCodes;
-import notesmcp.jsonrpc.ErrorObject;
 import notesmcp.jsonrpc.Id;
-import notesmcp.jsonrpc.LineReader;
-import notesmcp.jsonrpc.LineWriter;
 import notesmcp.jsonrpc.Message;
 import notesmcp.jsonrpc.Message.Failure;
 import notesmcp.jsonrpc.Message.Notification;
@@ -30,24 +24,35 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The client end of MCP's stdio transport: JSON-RPC over a child process's stdin and stdout: it
- * starts the process, correlates responses with requests by id, enforces a deadline per request
- * (cancelling the request on the wire when it passes), and closes the child the way the stdio
- * binding says: close its input, wait, then terminate, then kill.
+ * The client end of MCP's stdio transport: JSON-RPC over a child process's stdin and stdout. It
+ * correlates responses with requests by id, bounds every request by its deadline (cancelling it on
+ * the wire when it passes), and closes the child the way the stdio binding says: close its input,
+ * wait, then terminate, then kill.
  *
- * <p>Threads: any thread may send; one reader thread owns the child's stdout. The child's stderr is
- * passed through to ours, so its diagnostics stay visible.
+ * <p>"Every client operation, including writing a large request to a server that stopped reading
+ * and closing a server that ignores stdin, is bounded by the deadline" (CONTRACT §5). Threads and
+ * what each may block on:
+ *
+ * <ul>
+ *   <li>callers of {@link #request}: wait for room in the input queue and then for the reply, both
+ *       within the request's deadline, which starts before anything is queued;
+ *   <li>"notes-mcp client writer" ({@link ServerInput}): owns the child's stdin and is the only
+ *       thread that writes to it; a server that stops reading stalls this thread alone;
+ *   <li>"notes-mcp client reader" ({@link ServerOutput}): owns the child's stdout, hands each
+ *       response to its request; never writes and never waits for room: its answers to the server's
+ *       own requests are dropped when the server does not read them;
+ *   <li>{@link #close}: never waits for the writer; each of its waits for the child is bounded.
+ * </ul>
+ *
+ * No lock is held across I/O. The child's stderr is the caller's business (see {@link StderrTail}).
  */
 public final class Connection {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private final Process process;
-  private final PrintStream log;
   private final Codec codec = new Codec(Set.of());
-  private final LineWriter output;
-  private final Map<Id, CompletableFuture<Message>> pending = new ConcurrentHashMap<>();
-  private final AtomicLong nextId = new AtomicLong(1);
-  private volatile IOException closedBecause;
+  private final ServerInput input;
+  private final ServerOutput output;
 
   /** The request got no answer before its deadline; it was cancelled on the wire. */
   public static final class Timeout extends IOException {
@@ -58,23 +63,26 @@ public final class Connection {
     }
   }
 
+  /**
+   * The server broke the protocol: it answered an id this client never sent, or sent a malformed
+   * reply to a request in flight. The connection is unusable afterwards.
+   */
+  public static final class Violation extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    Violation(String message) {
+      super(message);
+    }
+  }
+
   private Connection(Process process, PrintStream log) {
     this.process = process;
-    this.log = log;
-    this.output = new LineWriter(process.getOutputStream(), 256, log);
-    Thread reader =
-        new Thread("notes-mcp client reader") {
-          @Override
-          public void run() {
-            read();
-          }
-        };
-    reader.setDaemon(true);
-    reader.start();
+    this.input = new ServerInput(process.getOutputStream());
+    this.output = new ServerOutput(process, input, log);
   }
 
   /**
-   * Starts {@code command} as a child process.
+   * Starts {@code command} as a child process; its stderr goes to ours.
    *
    * @throws IOException if it cannot be started (missing, not executable): never an empty answer
    */
@@ -82,7 +90,10 @@ public final class Connection {
     return start(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT), log);
   }
 
-  /** Starts a child prepared by the caller (its environment, where its stderr goes). */
+  /**
+   * Starts a child prepared by the caller (its environment, where its stderr goes). A stderr left
+   * as a pipe must be read by the caller, e.g. with {@link StderrTail#follow}.
+   */
   public static Connection start(ProcessBuilder builder, PrintStream log) throws IOException {
     return attach(builder.start(), log);
   }
@@ -92,136 +103,104 @@ public final class Connection {
     return new Connection(process, log);
   }
 
-  /** Sends a request and waits for its result. */
+  /**
+   * Sends a request and waits for its result. Everything, queueing the request behind a server that
+   * does not read included, happens within {@code deadline}.
+   *
+   * @throws Timeout if no answer came in time (the request is then cancelled on the wire)
+   * @throws Violation if the server broke the protocol
+   * @throws IOException if the server is gone or the connection is closed
+   * @throws RpcException if the server answered with a JSON-RPC error
+   */
   public JsonNode request(String method, JsonNode params, Duration deadline)
       throws RpcException, IOException {
-    Id id = Id.of(nextId.getAndIncrement());
-    CompletableFuture<Message> answer = new CompletableFuture<>();
-    pending.put(id, answer);
+    long start = System.nanoTime();
+    long budget = nanos(deadline);
+    long end = start + budget;
+    IOException closed = output.failure();
+    if (closed != null) {
+      throw closed;
+    }
+    if (budget <= 0) {
+      throw new Timeout("no time was left to send " + method + " before the deadline");
+    }
+    Id id = output.nextId();
+    CompletableFuture<Message> answer = output.expect(id);
+    ServerInput.Line line = null;
     try {
-      send(new Request(id, method, params));
-      Message reply = answer.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
+      line = input.send(codec.encode(new Request(id, method, params)), end);
+      if (line == null) {
+        throw new TimeoutException();
+      }
+      Message reply = answer.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
       if (reply instanceof Failure) {
         throw new RpcException(((Failure) reply).error());
       }
       return ((Success) reply).result();
     } catch (TimeoutException e) {
-      cancel(id, "no answer within " + deadline.toMillis() + " ms");
+      if (line != null) {
+        cancel(id, "no answer within " + millis(budget) + " ms");
+      }
       throw new Timeout(
-          "the server did not answer " + method + " within " + deadline.toMillis() + " ms");
+          line != null && line.written
+              ? "the server did not answer " + method + " within " + millis(budget) + " ms"
+              : "the server did not read "
+                  + method
+                  + " within "
+                  + millis(budget)
+                  + " ms: it stopped reading its input");
     } catch (ExecutionException e) {
-      throw (IOException) e.getCause();
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException) {
+        throw (IOException) cause;
+      }
+      throw new IOException("the connection failed: " + cause, cause);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while waiting for " + method, e);
     } finally {
-      pending.remove(id);
+      output.forget(id);
     }
   }
 
-  /** Sends a notification. */
+  /**
+   * Sends a notification if there is room to queue it now; never waits.
+   *
+   * @throws Timeout if the server is not reading its input
+   */
   public void notify(String method, JsonNode params) throws IOException {
-    send(new Notification(method, params));
+    notify(method, params, Duration.ZERO);
   }
 
-  private void cancel(Id id, String reason) {
-    ObjectNode params = NODES.objectNode();
-    params.set("requestId", id.value());
-    params.put("reason", reason);
-    try {
-      notify(Methods.CANCELLED, params);
-    } catch (IOException e) {
-      // the server is gone; there is nothing left to cancel
-    }
-  }
-
-  private void send(Message message) throws IOException {
-    IOException closed = closedBecause;
+  /** Sends a notification, waiting at most {@code within} for room to queue it. */
+  public void notify(String method, JsonNode params, Duration within) throws IOException {
+    IOException closed = output.failure();
     if (closed != null) {
       throw closed;
     }
     try {
-      output.send(codec.encode(message));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while sending", e);
-    }
-  }
-
-  private void read() {
-    InputStream in = process.getInputStream();
-    LineReader lines = new LineReader(in, 16 * 1024 * 1024);
-    try {
-      LineReader.Result result;
-      while ((result = lines.next()) != LineReader.Result.END) {
-        if (result == LineReader.Result.LINE && lines.length() > 0) {
-          receive(lines.bytes(), lines.length());
-        }
-      }
-      closed(new IOException(exitDescription()));
-    } catch (IOException e) {
-      closed(new IOException("reading from the server failed: " + e.getMessage(), e));
-    }
-  }
-
-  private void receive(byte[] line, int length) {
-    Message message;
-    try {
-      message = codec.decode(line, length);
-    } catch (Codec.Malformed e) {
-      log.println(
-          "notes-mcp: ignoring a line from the server that is not JSON-RPC ("
-              + e.getMessage()
-              + ")");
-      return;
-    }
-    if (message instanceof Success || message instanceof Failure) {
-      Id id = message instanceof Success ? ((Success) message).id() : ((Failure) message).id();
-      CompletableFuture<Message> answer = id == null ? null : pending.get(id);
-      if (answer != null) {
-        answer.complete(message);
-      } else if (message instanceof Failure) {
-        log.println(
-            "notes-mcp: the server reported an error: " + ((Failure) message).error().message());
-      }
-    } else if (message instanceof Request) {
-      refuse((Request) message);
-    }
-    // Notifications (progress, log messages) need no answer and are not shown.
-  }
-
-  /** This client serves nothing: a request from the server is answered as an unknown method. */
-  private void refuse(Request request) {
-    Message reply =
-        Methods.PING.equals(request.method())
-            ? new Success(request.id(), NODES.objectNode())
-            : new Failure(
-                request.id(),
-                new ErrorObject(
-                    ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + request.method()));
-    try {
-      send(reply);
-    } catch (IOException e) {
-      // closing anyway
-    }
-  }
-
-  private void closed(IOException why) {
-    closedBecause = why;
-    for (CompletableFuture<Message> answer : pending.values()) {
-      answer.completeExceptionally(why);
-    }
-  }
-
-  private String exitDescription() {
-    try {
-      if (process.waitFor(200, TimeUnit.MILLISECONDS)) {
-        return "the server exited with status " + process.exitValue() + " before answering";
+      if (input.send(
+              codec.encode(new Notification(method, params)), System.nanoTime() + nanos(within))
+          == null) {
+        throw new Timeout("the server is not reading its input; " + method + " was not sent");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      throw new IOException("interrupted while sending " + method, e);
     }
-    return "the server closed its output before answering";
+  }
+
+  /** "The client MUST send a notifications/cancelled" (stdio, "Cancellation"); never waits. */
+  private void cancel(Id id, String reason) {
+    ObjectNode params = NODES.objectNode();
+    params.set("requestId", id.value());
+    params.put("reason", reason);
+    input.offer(codec.encode(new Notification(Methods.CANCELLED, params)));
+  }
+
+  /** See {@link ServerOutput#stopAnsweringRequests}: called once the era is known to be modern. */
+  void stopAnsweringRequests() {
+    output.stopAnsweringRequests();
   }
 
   /** Whether the child is still running. */
@@ -229,19 +208,65 @@ public final class Connection {
     return process.isAlive();
   }
 
+  /** The child's process id, for diagnostics. */
+  public long pid() {
+    return process.pid();
+  }
+
   /**
-   * Closes the child as the stdio binding says: close its input, wait up to {@code grace}, then
-   * SIGTERM and wait again, then SIGKILL. Returns its exit status.
+   * Closes the child as the stdio binding says (transports/stdio, "Shutdown"): close its input,
+   * wait up to {@code grace} for it to exit; then SIGTERM, and wait again; then SIGKILL, and wait
+   * again. When it has to be terminated, so are the processes it started, which would otherwise
+   * keep its pipes open. Never waits on a stuck write, and takes at most about three times {@code
+   * grace}. Returns the exit status, or -1 if the child outlived even that.
    */
   public int close(Duration grace) throws InterruptedException {
-    output.close();
-    if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+    output.fail(new IOException("the connection to the server is closed"));
+    input.close();
+    long wait = Math.max(1, millis(nanos(grace)));
+    if (!process.waitFor(wait, TimeUnit.MILLISECONDS)) {
+      List<ProcessHandle> descendants = descendants();
       process.destroy();
-      if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+      for (ProcessHandle descendant : descendants) {
+        descendant.destroy();
+      }
+      if (!process.waitFor(wait, TimeUnit.MILLISECONDS)) {
         process.destroyForcibly();
-        process.waitFor();
+        for (ProcessHandle descendant : descendants) {
+          descendant.destroyForcibly();
+        }
+        process.waitFor(wait, TimeUnit.MILLISECONDS);
       }
     }
-    return process.exitValue();
+    return process.isAlive() ? -1 : process.exitValue();
+  }
+
+  private List<ProcessHandle> descendants() {
+    List<ProcessHandle> all = new ArrayList<>();
+    try {
+      Iterator<ProcessHandle> found = process.descendants().iterator();
+      while (found.hasNext()) {
+        all.add(found.next());
+      }
+    } catch (UnsupportedOperationException | SecurityException e) {
+      // the child alone, then
+    }
+    return all;
+  }
+
+  /**
+   * A duration in nanoseconds, saturated rather than overflowing (a deadline of years is "long").
+   */
+  static long nanos(Duration duration) {
+    if (duration.isNegative()) {
+      return 0;
+    }
+    return duration.compareTo(Duration.ofNanos(Long.MAX_VALUE / 4)) > 0
+        ? Long.MAX_VALUE / 4
+        : duration.toNanos();
+  }
+
+  private static long millis(long nanos) {
+    return TimeUnit.NANOSECONDS.toMillis(nanos);
   }
 }

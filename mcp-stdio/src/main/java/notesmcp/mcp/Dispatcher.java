@@ -162,7 +162,7 @@ final class Dispatcher {
     ObjectNode result = NODES.objectNode();
     ArrayNode list = result.putArray("tools");
     for (Tool tool : tools.list()) {
-      list.add(tool.toJson());
+      list.add(tool.toJson(Versions.hasToolAnnotations(context.version())));
     }
     if (context.modern()) {
       result.put("ttlMs", TTL_MS);

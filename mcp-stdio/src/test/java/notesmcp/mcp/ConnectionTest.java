@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class ConnectionTest {
@@ -144,5 +145,137 @@ class ConnectionTest {
 
     assertThat(status).isEqualTo(128 + 15); // SIGTERM
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+  }
+
+  // --- issue 8, defect 7: every client operation is under the deadline ---
+
+  @Test
+  void aLargeRequestToAServerThatDoesNotReadFailsAtItsDeadline() throws Exception {
+    Connection connection = Connection.start(List.of("sh", "-c", "exec sleep 30"), log);
+    ObjectNode params = JSON.createObjectNode().put("pad", "x".repeat(1024 * 1024));
+
+    assertThatThrownBy(() -> connection.request("tools/call", params, Duration.ofMillis(300)))
+        .isInstanceOf(Connection.Timeout.class)
+        .hasMessage(
+            "the server did not read tools/call within 300 ms: it stopped reading its input");
+    assertThat(connection.close(Duration.ofMillis(200))).isEqualTo(128 + 15);
+    assertThat(connection.isAlive()).isFalse();
+  }
+
+  @Test
+  void aFloodOfPingsFromAServerThatDoesNotReadNeverStopsTheReader() throws Exception {
+    // Reads our request, then sends 20,000 pings without reading their answers, then answers us.
+    String script =
+        """
+        IFS= read -r line
+        i=0
+        while [ "$i" -lt 20000 ]; do
+          printf '{"jsonrpc":"2.0","id":"p%d","method":"ping"}\n' "$i"
+          i=$((i + 1))
+        done
+        printf '{"jsonrpc":"2.0","id":1,"result":{"after":"flood"}}\n'
+        exec sleep 30
+        """;
+    Connection connection = Connection.start(List.of("sh", "-c", script), log);
+
+    assertThat(connection.request("tools/list", null, Duration.ofSeconds(8)))
+        .hasToString("{\"after\":\"flood\"}");
+    assertThat(connection.close(Duration.ofMillis(200))).isEqualTo(128 + 15);
+    assertThat(logBytes.toString(StandardCharsets.UTF_8))
+        .contains("the server is not reading its input; answers to its requests are dropped");
+  }
+
+  @Test
+  void aNotificationToAServerThatDoesNotReadNeverWaits() throws Exception {
+    Connection connection = Connection.start(List.of("sh", "-c", "exec sleep 30"), log);
+    ObjectNode big = JSON.createObjectNode().put("pad", "x".repeat(256 * 1024));
+    int queued = 0;
+    Throwable refused = null;
+    while (refused == null) {
+      try {
+        connection.notify("notifications/message", big);
+        queued++;
+        assertThat(queued).as("queued lines").isLessThanOrEqualTo(ServerInput.CAPACITY + 2);
+      } catch (Connection.Timeout e) {
+        refused = e; // the queue is full behind a stuck write, and notify said so at once
+      }
+    }
+    assertThat(refused)
+        .hasMessage("the server is not reading its input; notifications/message was not sent");
+    connection.close(Duration.ofMillis(100));
+  }
+
+  @Test
+  void aDeadlineOfCenturiesDoesNotOverflow() throws Exception {
+    Connection connection = Connection.start(server(result(1, "{}")).command(), log);
+
+    assertThat(connection.request("ping", null, Duration.ofDays(365L * 100_000))).hasToString("{}");
+    connection.close(GRACE);
+  }
+
+  // --- issue 8, defect 8: replies the client never asked for are protocol violations ---
+
+  @Test
+  void aResponseToAnIdNeverSentIsAViolation() throws Exception {
+    Connection connection = Connection.start(server(result(7, "{}")).command(), log);
+
+    assertThatThrownBy(() -> connection.request("ping", null, DEADLINE))
+        .isInstanceOf(Connection.Violation.class)
+        .hasMessage("the server answered request id 7, which this client never sent");
+    assertThatThrownBy(() -> connection.request("ping", null, DEADLINE))
+        .isInstanceOf(Connection.Violation.class);
+    connection.close(GRACE);
+  }
+
+  @Test
+  void aMalformedReplyToARequestInFlightIsAViolation() throws Exception {
+    Connection connection =
+        Connection.start(
+            server("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-1,\"message\":[]}}")
+                .command(),
+            log);
+
+    assertThatThrownBy(() -> connection.request("ping", null, DEADLINE))
+        .isInstanceOf(Connection.Violation.class)
+        .hasMessage(
+            "the server's reply to request 1 is not a valid JSON-RPC response: Invalid Request:"
+                + " an error needs an integer \"code\" and a string \"message\"");
+    connection.close(GRACE);
+  }
+
+  @Test
+  void aLateAnswerToACancelledRequestIsIgnored() throws Exception {
+    CannedServer server = server(SILENT, result(1, "{\"late\":true}") + "\n" + result(2, "{}"));
+    Connection connection = Connection.start(server.command(), log);
+
+    assertThatThrownBy(() -> connection.request("slow", null, Duration.ofMillis(200)))
+        .isInstanceOf(Connection.Timeout.class);
+    assertThat(connection.request("ping", null, DEADLINE)).hasToString("{}");
+    connection.close(GRACE);
+  }
+
+  @Test
+  void closeEndsTheProcessesTheServerStartedWhenItMustBeTerminated() throws Exception {
+    Path pidFile = dir.resolve("grandchild.pid");
+    Connection connection =
+        Connection.start(
+            List.of(
+                "sh",
+                "-c",
+                "trap '' TERM; sleep 30 & echo $! > " + pidFile + "; while :; do sleep 1; done"),
+            log);
+    while (!java.nio.file.Files.exists(pidFile)
+        || java.nio.file.Files.readString(pidFile).isBlank()) {
+      Thread.sleep(10);
+    }
+    long grandchild = Long.parseLong(java.nio.file.Files.readString(pidFile).trim());
+
+    assertThat(connection.close(Duration.ofMillis(200))).isEqualTo(128 + 9); // SIGKILL
+    long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (ProcessHandle.of(grandchild).map(ProcessHandle::isAlive).orElse(false)
+        && System.nanoTime() < until) {
+      Thread.sleep(20);
+    }
+    assertThat(ProcessHandle.of(grandchild).map(ProcessHandle::isAlive).orElse(false)).isFalse();
   }
 }

@@ -11,12 +11,17 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class SessionTest {
@@ -32,6 +37,7 @@ class SessionTest {
       "{\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":{\"tools\":{}},"
           + "\"resultType\":\"complete\",\"_meta\":{\"io.modelcontextprotocol/serverInfo\":"
           + "{\"name\":\"canned\",\"version\":\"1.2\"}}}";
+  private static final String TOOL = "{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\"}}";
   private static final String INITIALIZED =
       "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{}},"
           + "\"serverInfo\":{\"name\":\"old\",\"version\":\"0.9\"}}";
@@ -58,7 +64,7 @@ class SessionTest {
     CannedServer server =
         server(
             result(1, DISCOVERED),
-            result(2, "{\"resultType\":\"complete\",\"tools\":[{\"name\":\"t\"}]}"),
+            result(2, "{\"resultType\":\"complete\",\"tools\":[" + TOOL + "]}"),
             result(
                 3,
                 "{\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"ok\"}],"
@@ -67,7 +73,7 @@ class SessionTest {
 
     assertThat(session.isModern()).isTrue();
     assertThat(session.version()).isEqualTo("2026-07-28");
-    assertThat(session.listTools().toString()).isEqualTo("[{\"name\":\"t\"}]");
+    assertThat(session.listTools().toString()).isEqualTo("[" + TOOL + "]");
     assertThat(session.callTool("t", "{\"a\":1,\"a\":2}").at("/content/0/text").stringValue())
         .isEqualTo("ok");
     assertThat(session.close(GRACE)).isZero();
@@ -198,13 +204,13 @@ class SessionTest {
   @Test
   void initializeAnsweredWithAnUnknownVersionIsIncompatible() {
     CannedServer server =
-        server(error(1, -32601, "no"), result(2, INITIALIZED.replace("2025-11-25", "2024-11-05")));
+        server(error(1, -32601, "no"), result(2, INITIALIZED.replace("2025-11-25", "2024-10-07")));
 
     assertThatThrownBy(() -> connect(server))
         .isInstanceOf(Session.Incompatible.class)
         .hasMessage(
-            "the server answered initialize with protocol version \"2024-11-05\"; this client"
-                + " speaks 2026-07-28 and [2025-11-25, 2025-06-18, 2025-03-26]");
+            "the server answered initialize with protocol version \"2024-10-07\"; this client"
+                + " speaks 2026-07-28 and [2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05]");
   }
 
   @Test
@@ -214,7 +220,236 @@ class SessionTest {
 
     assertThatThrownBy(() -> session.callTool("t", null))
         .isInstanceOf(Session.Incompatible.class)
-        .hasMessage("tools/call returned a result without content");
+        .hasMessage(
+            "the server's tools/call result is malformed: \"content\" is missing, not an array");
     session.close(GRACE);
+  }
+
+  // --- issue 8, defect 8: a reply of the wrong shape is Incompatible, and the server is closed ---
+
+  static Stream<Arguments> wrongShapes() {
+    String call = "{\"resultType\":\"complete\",";
+    return Stream.of(
+        Arguments.of(
+            List.of(result(1, DISCOVERED.replace("[\"2026-07-28\"]", "[{\"v\":1}]"))),
+            "the server's server/discover result is malformed: \"supportedVersions\" item 0 is an"
+                + " object, not a string"),
+        Arguments.of(
+            List.of(result(1, DISCOVERED.replace("\"complete\"", "{\"is\":\"complete\"}"))),
+            "the server's server/discover result is malformed: \"resultType\" is an object, not a"
+                + " string"),
+        Arguments.of(
+            List.of(result(1, DISCOVERED.replace("{\"name\":\"canned\",", "{\"name\":7,"))),
+            "the server's server/discover result is malformed:"
+                + " \"io.modelcontextprotocol/serverInfo.name\" is a number, not a string"),
+        Arguments.of(
+            List.of(result(1, "[\"2026-07-28\"]")),
+            "the server's server/discover result is malformed: the result is an array, not an"
+                + " object"),
+        Arguments.of(
+            List.of(
+                error(1, -32601, "no"),
+                result(2, INITIALIZED.replace("\"2025-11-25\"", "{\"v\":\"2025-11-25\"}"))),
+            "the server's initialize result is malformed: \"protocolVersion\" is an object, not a"
+                + " string"),
+        Arguments.of(
+            List.of(
+                error(1, -32601, "no"),
+                result(2, INITIALIZED.replace("\"serverInfo\"", "\"server\""))),
+            "the server's initialize result is malformed: \"serverInfo\" is missing, not an object"),
+        Arguments.of(
+            List.of(result(1, DISCOVERED), result(2, call + "\"content\":42}")),
+            "the server's tools/call result is malformed: \"content\" is a number, not an array"),
+        Arguments.of(
+            List.of(
+                result(1, DISCOVERED), result(2, call + "\"content\":[],\"isError\":{\"no\":1}}")),
+            "the server's tools/call result is malformed: \"isError\" is an object, not a boolean"),
+        Arguments.of(
+            List.of(result(1, DISCOVERED), result(2, call + "\"content\":[42]}")),
+            "the server's tools/call result is malformed: content item 0 is a number, not an"
+                + " object"),
+        Arguments.of(
+            List.of(
+                result(1, DISCOVERED),
+                result(2, call + "\"content\":[{\"type\":\"text\",\"text\":[\"hi\"]}]}")),
+            "the server's tools/call result is malformed: content item 0 has a \"text\" that is"
+                + " an array, not a string"),
+        Arguments.of(
+            List.of(
+                result(1, DISCOVERED),
+                result(2, call + "\"content\":[{\"type\":\"image\",\"data\":\"AA==\"}]}")),
+            "the server's tools/call result is malformed: content item 0 has a \"mimeType\" that"
+                + " is missing, not a string"),
+        Arguments.of(
+            List.of(
+                result(1, DISCOVERED),
+                result(2, call + "\"content\":[{\"type\":\"video\",\"url\":\"x\"}]}")),
+            "the server's tools/call result is malformed: content item 0 has the unknown type"
+                + " \"video\""),
+        Arguments.of(
+            List.of(result(1, DISCOVERED), result(2, "\"done\"")),
+            "the server's tools/call result is malformed: the result is the string \"done\", not"
+                + " an object"),
+        Arguments.of(
+            List.of(result(1, DISCOVERED), result(99, call + "\"content\":[]}")),
+            "the server answered request id 99, which this client never sent"),
+        Arguments.of(
+            List.of(
+                result(1, DISCOVERED),
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":1.5,\"message\":\"x\"}}"),
+            "the server's reply to request 2 is not a valid JSON-RPC response: Invalid Request: an"
+                + " error needs an integer \"code\" and a string \"message\""));
+  }
+
+  @ParameterizedTest
+  @MethodSource("wrongShapes")
+  void aReplyOfTheWrongShapeIsIncompatibleAndTheServerIsClosed(List<String> replies, String message)
+      throws Exception {
+    List<Connection> started = new ArrayList<>();
+    CannedServer server = server(replies.toArray(new String[0]));
+
+    assertThatThrownBy(
+            () -> {
+              Session session =
+                  Session.connect(
+                      () -> {
+                        Connection connection = Connection.start(server.command(), log);
+                        started.add(connection);
+                        return connection;
+                      },
+                      CLIENT,
+                      DEADLINE,
+                      PROBE,
+                      log);
+              try {
+                session.callTool("t", null);
+              } finally {
+                session.close(GRACE);
+              }
+            })
+        .isInstanceOf(Session.Incompatible.class)
+        .hasMessage(message);
+    assertThat(started).isNotEmpty().noneMatch(Connection::isAlive);
+  }
+
+  @Test
+  void everyServerStartedIsClosedWhenTheHandshakeFails() throws Exception {
+    List<Connection> started = new ArrayList<>();
+    CannedServer refuses =
+        server("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32022,\"message\":\"no\"}}");
+
+    assertThatThrownBy(
+            () ->
+                Session.connect(
+                    () -> {
+                      Connection connection = Connection.start(refuses.command(), log);
+                      started.add(connection);
+                      return connection;
+                    },
+                    CLIENT,
+                    DEADLINE,
+                    PROBE,
+                    log))
+        .isInstanceOf(Session.Incompatible.class);
+
+    assertThat(started).hasSize(1).noneMatch(Connection::isAlive);
+  }
+
+  @Test
+  void aSecondServerThatAlsoFailsIsClosedToo() throws Exception {
+    List<Connection> started = new ArrayList<>();
+    CannedServer exits = server("EXIT:1");
+    CannedServer silent = new CannedServer(dir.resolve("second.log"), SILENT);
+
+    assertThatThrownBy(
+            () ->
+                Session.connect(
+                    () -> {
+                      Connection connection =
+                          Connection.start((started.isEmpty() ? exits : silent).command(), log);
+                      started.add(connection);
+                      return connection;
+                    },
+                    CLIENT,
+                    Duration.ofMillis(700),
+                    PROBE,
+                    log))
+        .isInstanceOf(Connection.Timeout.class)
+        .hasMessageContaining("initialize");
+
+    assertThat(started).hasSize(2).noneMatch(Connection::isAlive);
+  }
+
+  @Test
+  void theToolListIsReadPageByPage() throws Exception {
+    CannedServer server =
+        server(
+            result(1, DISCOVERED),
+            result(
+                2, "{\"resultType\":\"complete\",\"tools\":[" + TOOL + "],\"nextCursor\":\"p2\"}"),
+            result(
+                3,
+                "{\"resultType\":\"complete\",\"tools\":["
+                    + TOOL.replace("\"t\"", "\"u\"")
+                    + "]}"));
+    Session session = connect(server);
+
+    assertThat(session.listTools().findValuesAsString("name")).containsExactly("t", "u");
+    session.close(GRACE);
+
+    assertThat(server.received().get(2)).contains("\"params\":{\"cursor\":\"p2\",\"_meta\"");
+  }
+
+  @Test
+  void aToolListThatRepeatsAPageIsIncompatible() throws Exception {
+    String page = "{\"resultType\":\"complete\",\"tools\":[" + TOOL + "],\"nextCursor\":\"again\"}";
+    Session session = connect(server(result(1, DISCOVERED), result(2, page), result(3, page)));
+
+    assertThatThrownBy(session::listTools)
+        .isInstanceOf(Session.Incompatible.class)
+        .hasMessage("the server's tools/list repeats the page \"again\"");
+    session.close(GRACE);
+  }
+
+  @Test
+  void serverTextInTheEraLineCannotDriveTheTerminal() throws Exception {
+    Session session =
+        connect(server(result(1, DISCOVERED.replace("canned", "\\u001b]0;owned\\u0007canned"))));
+    session.close(GRACE);
+
+    assertThat(log()).contains("server \\u001b]0;owned\\u0007canned 1.2").doesNotContain("\u001b");
+  }
+
+  @Test
+  void aModernClientAnswersNoRequestFromTheServer() throws Exception {
+    CannedServer server =
+        server(
+            result(1, DISCOVERED),
+            "{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"ping\"}\n"
+                + result(2, "{\"resultType\":\"complete\",\"tools\":[]}"));
+    Session session = connect(server);
+
+    assertThat(session.listTools().toString()).isEqualTo("[]");
+    session.close(GRACE);
+
+    assertThat(server.received()).hasSize(2).noneMatch(line -> line.contains("\"result\""));
+    assertThat(log()).contains("ignoring requests from the server (ping)");
+  }
+
+  @Test
+  void aLegacyServersPingIsAnswered() throws Exception {
+    CannedServer server =
+        server(
+            error(1, -32601, "no"),
+            result(2, INITIALIZED),
+            "{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"ping\"}\n"
+                + result(3, "{\"tools\":[]}"),
+            SILENT);
+    Session session = connect(server);
+
+    assertThat(session.listTools().toString()).isEqualTo("[]");
+    session.close(GRACE);
+
+    assertThat(server.received()).contains("{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"result\":{}}");
   }
 }

@@ -4,18 +4,21 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringWriter;
 import java.lang.ProcessBuilder.Redirect;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import notesmcp.jsonrpc.Codec;
 import notesmcp.jsonrpc.RpcException;
 import notesmcp.mcp.Connection;
 import notesmcp.mcp.Implementation;
+import notesmcp.mcp.ServerText;
 import notesmcp.mcp.Session;
+import notesmcp.mcp.StderrTail;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.PrettyPrinter;
+import tools.jackson.core.SerializableString;
+import tools.jackson.core.io.CharacterEscapes;
+import tools.jackson.core.io.SerializedString;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.util.DefaultPrettyPrinter;
 import tools.jackson.databind.JsonNode;
@@ -25,121 +28,179 @@ import tools.jackson.databind.JsonNode;
  * on stdout, close the server, and say with the exit code how it went (CONTRACT §2).
  */
 final class ClientCommand {
-  /** Flags the launcher wants the child JVM to get as well (start-up tuning only). */
-  static final String JVM_FLAGS_ENV = "NOTES_MCP_JVM_FLAGS";
-
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
   private static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
 
+  /** How long the end of the server's stderr may take to arrive once the server is closed. */
+  private static final Duration STDERR_END = Duration.ofMillis(500);
+
   private ClientCommand() {}
 
+  /**
+   * Runs one exchange. No exception escapes: whatever happens is one line on stderr and an exit
+   * code, never a stack trace, and never exit 1, which means "the tool refused" (issue 8, defect
+   * 8).
+   */
   static ExitCode run(Options options, PrintStream out, PrintStream err) {
+    try {
+      return exchange(options, out, err);
+    } catch (RuntimeException | Error e) {
+      err.println("notes-mcp: the client failed unexpectedly: " + describe(e));
+      return ExitCode.SERVER_FAILURE;
+    }
+  }
+
+  /**
+   * Starts the server, talks to it within the deadline ({@code -timeout}, for the whole exchange:
+   * the handshake and the call), and closes it whatever happened. Its stderr is shown with {@code
+   * -v}; otherwise only its end, and only when the exchange failed (exit 3 or 4).
+   */
+  private static ExitCode exchange(Options options, PrintStream out, PrintStream err) {
     List<String> command =
         options.serverCommand() != null
             ? CommandLine.split(options.serverCommand())
-            : selfCommand(options);
+            : OwnServer.command(
+                options.root(), options.policyFile(), options.maxCalls(), options.proposals());
     if (command.isEmpty()) {
       err.println("notes-mcp: -server-command is empty");
       return ExitCode.USAGE;
     }
-    Session session;
+    StderrTail stderr = new StderrTail(options.verbose() ? err : null);
+    Servers servers = new Servers(command, stderr, err);
+    Session session = null;
+    ExitCode code;
     try {
+      long end = System.nanoTime() + options.timeout().toNanos();
       // The server starts first: its JVM boots while this one sets up its own side.
-      Process server = new ProcessBuilder(command).redirectError(Redirect.INHERIT).start();
+      servers.first = servers.launch();
       Implementation client = new Implementation("notes-mcp", Version.VALUE);
-      session =
-          Session.connect(
-              new Session.Launcher() {
-                private Process started = server;
-
-                @Override
-                public Connection start() throws IOException {
-                  if (started == null) {
-                    return Connection.start(command, err); // again, after it exited on the probe
-                  }
-                  Connection connection = Connection.attach(started, err);
-                  started = null;
-                  return connection;
-                }
-              },
-              client,
-              options.timeout(),
-              PROBE_TIMEOUT,
-              err);
+      session = Session.connect(servers, client, options.timeout(), PROBE_TIMEOUT, err);
+      Duration left = Duration.ofNanos(Math.max(0, end - System.nanoTime()));
+      code =
+          options.mode() == Options.Mode.LIST
+              ? list(session, out, left)
+              : call(session, options, out, left);
     } catch (IOException e) {
       err.println(
-          "notes-mcp: could not start or reach the server "
-              + command.get(0)
-              + ": "
-              + e.getMessage());
-      return ExitCode.SERVER_FAILURE;
+          (session == null
+                  ? "notes-mcp: could not start or reach the server " + command.get(0) + ": "
+                  : "notes-mcp: ")
+              + e.getMessage()
+              + (e instanceof Connection.Timeout
+                  ? " (-timeout " + options.timeout().toMillis() + " ms for the whole exchange)"
+                  : ""));
+      code = ExitCode.SERVER_FAILURE;
     } catch (RpcException e) {
-      err.println("notes-mcp: the server refused the handshake: " + e.getMessage());
-      return ExitCode.PROTOCOL_ERROR;
+      err.println(
+          (session == null
+                  ? "notes-mcp: the server refused the handshake: "
+                  : "notes-mcp: the server answered with a protocol error: ")
+              + e.error().code()
+              + " "
+              + ServerText.shown(e.error().message()));
+      code = ExitCode.PROTOCOL_ERROR;
     } catch (Session.Incompatible e) {
       err.println("notes-mcp: " + e.getMessage());
-      return ExitCode.PROTOCOL_ERROR;
-    }
-    try {
-      return options.mode() == Options.Mode.LIST ? list(session, out) : call(session, options, out);
-    } catch (IOException e) {
-      err.println("notes-mcp: " + e.getMessage());
-      return ExitCode.SERVER_FAILURE;
-    } catch (RpcException e) {
-      err.println("notes-mcp: the server answered with a protocol error: " + e.getMessage());
-      return ExitCode.PROTOCOL_ERROR;
-    } catch (Session.Incompatible e) {
-      err.println("notes-mcp: " + e.getMessage());
-      return ExitCode.PROTOCOL_ERROR;
+      code = ExitCode.PROTOCOL_ERROR;
+    } catch (RuntimeException | Error e) {
+      err.println("notes-mcp: the client failed unexpectedly: " + describe(e));
+      code = ExitCode.SERVER_FAILURE;
     } finally {
-      try {
-        session.close(CLOSE_GRACE);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+      servers.close(session);
+    }
+    if (!options.verbose()
+        && (code == ExitCode.PROTOCOL_ERROR || code == ExitCode.SERVER_FAILURE)) {
+      showEnd(stderr, err);
+    }
+    return code;
+  }
+
+  private static ExitCode list(Session session, PrintStream out, Duration within)
+      throws IOException, RpcException, Session.Incompatible {
+    out.println(pretty(session.listTools(within)));
+    return ExitCode.OK;
+  }
+
+  private static ExitCode call(Session session, Options options, PrintStream out, Duration within)
+      throws IOException, RpcException, Session.Incompatible {
+    JsonNode result = session.callTool(options.tool(), options.arguments(), within);
+    out.println(pretty(result));
+    return Session.isError(result) ? ExitCode.TOOL_ERROR : ExitCode.OK;
+  }
+
+  /** The end of a failed server's stderr, so that a quiet client still says why (issue 10). */
+  private static void showEnd(StderrTail stderr, PrintStream err) {
+    try {
+      stderr.awaitEnd(STDERR_END);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    String text = stderr.text();
+    if (!text.isEmpty()) {
+      err.println("notes-mcp: the server's stderr ended with:");
+      for (String line : text.split("\n", -1)) {
+        err.println("  " + line);
       }
     }
   }
 
-  private static ExitCode list(Session session, PrintStream out)
-      throws IOException, RpcException, Session.Incompatible {
-    out.println(pretty(session.listTools()));
-    return ExitCode.OK;
+  private static String describe(Throwable e) {
+    return e.getClass().getName()
+        + (e.getMessage() == null ? "" : ": " + ServerText.shown(e.getMessage()));
   }
 
-  private static ExitCode call(Session session, Options options, PrintStream out)
-      throws IOException, RpcException, Session.Incompatible {
-    JsonNode result = session.callTool(options.tool(), options.arguments());
-    out.println(pretty(result));
-    return result.path("isError").asBoolean(false) ? ExitCode.TOOL_ERROR : ExitCode.OK;
-  }
+  /**
+   * The servers of one exchange: the first, started before anything else, is handed to the session
+   * first; a second is started if the first exits on the probe. Each one's stderr goes to the tail.
+   */
+  private static final class Servers implements Session.Launcher {
+    private final List<String> command;
+    private final StderrTail stderr;
+    private final PrintStream log;
+    Process first;
 
-  /** This program's own server, started the way this JVM was started: no PATH lookup. */
-  private static List<String> selfCommand(Options options) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    String flags = System.getenv(JVM_FLAGS_ENV);
-    if (flags != null && !flags.isBlank()) {
-      command.addAll(CommandLine.split(flags));
+    Servers(List<String> command, StderrTail stderr, PrintStream log) {
+      this.command = command;
+      this.stderr = stderr;
+      this.log = log;
     }
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(Main.class.getName());
-    command.add("-serve");
-    command.add("-root");
-    command.add(options.root().toString());
-    if (options.policyFile() != null) {
-      command.add("-policy");
-      command.add(options.policyFile().toString());
+
+    Process launch() throws IOException {
+      Process process = new ProcessBuilder(command).redirectError(Redirect.PIPE).start();
+      try {
+        stderr.follow(process);
+      } catch (RuntimeException | Error e) {
+        process.destroyForcibly();
+        throw e;
+      }
+      return process;
     }
-    if (options.maxCalls() != null) {
-      command.add("-max-calls");
-      command.add(options.maxCalls().toString());
+
+    @Override
+    public Connection start() throws IOException {
+      if (first == null) {
+        first = launch();
+      }
+      Connection connection = Connection.attach(first, log);
+      first = null; // the session closes it from now on
+      return connection;
     }
-    if (options.proposals() != null) {
-      command.add("-proposals");
-      command.add(options.proposals().toString());
+
+    /** Closes the session's server, and kills one that never reached a session. */
+    void close(Session session) {
+      try {
+        if (session != null) {
+          session.close(CLOSE_GRACE);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        if (first != null) {
+          first.destroyForcibly();
+          first = null;
+        }
+      }
     }
-    return command;
   }
 
   private static final ObjectWriteContext PRETTY =
@@ -150,11 +211,44 @@ final class ClientCommand {
         }
       };
 
+  /**
+   * The result as JSON for a person's terminal. What the server sent is printed as the same JSON
+   * value, but with every character that could act on the terminal or hide text escaped: Jackson
+   * escapes C0 controls itself; DEL, C1 controls (an 8-bit CSI is one) and Unicode format and
+   * separator characters (bidirectional overrides, zero-width characters) are escaped here too.
+   */
   static String pretty(JsonNode node) {
     StringWriter text = new StringWriter();
-    try (JsonGenerator generator = new JsonFactory().createGenerator(PRETTY, text)) {
+    JsonFactory factory = JsonFactory.builder().characterEscapes(new TerminalEscapes()).build();
+    try (JsonGenerator generator = factory.createGenerator(PRETTY, text)) {
       Codec.write(generator, node);
     }
     return text.toString();
+  }
+
+  private static final class TerminalEscapes extends CharacterEscapes {
+    private static final long serialVersionUID = 1L;
+    private static final int[] ASCII = standardAsciiEscapesForJSON();
+
+    static {
+      ASCII[0x7f] = ESCAPE_STANDARD;
+    }
+
+    @Override
+    public int[] getEscapeCodesForAscii() {
+      return ASCII;
+    }
+
+    @Override
+    public SerializableString getEscapeSequence(int c) {
+      int type = Character.getType(c);
+      if ((c >= 0x80 && c <= 0x9f)
+          || type == Character.FORMAT
+          || type == Character.LINE_SEPARATOR
+          || type == Character.PARAGRAPH_SEPARATOR) {
+        return new SerializedString(String.format("\\u%04x", c));
+      }
+      return null;
+    }
   }
 }

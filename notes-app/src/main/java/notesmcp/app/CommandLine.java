@@ -6,12 +6,13 @@ import java.util.List;
 /**
  * Splits a command written as one string ({@code -server-command 'node server.mjs --x'}) into
  * words, the way a POSIX shell would for plain words, single quotes, double quotes and backslashes;
- * nothing is expanded or run by a shell.
+ * nothing is expanded or run by a shell. Public for the chat mode (module notes-chat), whose {@code
+ * -server-command} is split the same way.
  */
-final class CommandLine {
+public final class CommandLine {
   private CommandLine() {}
 
-  static List<String> split(String command) {
+  public static List<String> split(String command) {
     List<String> words = new ArrayList<>();
     StringBuilder word = new StringBuilder();
     boolean inWord = false;

@@ -1,10 +1,10 @@
 package notesmcp.app;
 
-import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -14,21 +14,25 @@ import java.util.Optional;
  * yes on the controlling terminal" (approvals issue). Not stdin: a pipe into the review, such as
  * {@code echo yes | notes-mcp review}, is never an answer. A process without a controlling terminal
  * (a daemon, a CI job, a program started with {@code setsid}) cannot open it, and then nothing is
- * approved interactively.
+ * approved interactively. Public for the chat mode (module notes-chat), which asks its
+ * confirmations here for the same reason (issue 11).
  */
-final class ControllingTerminal implements AutoCloseable {
+public final class ControllingTerminal implements AutoCloseable {
   private static final String DEVICE = "/dev/tty";
 
-  private final BufferedReader in;
+  /** The longest answer kept; the rest of a longer line is read and dropped. */
+  private static final int MAX_ANSWER_BYTES = 4096;
+
+  private final InputStream in;
   private final PrintStream out;
 
-  private ControllingTerminal(BufferedReader in, PrintStream out) {
+  private ControllingTerminal(InputStream in, PrintStream out) {
     this.in = in;
     this.out = out;
   }
 
   /** The controlling terminal, or empty when this process has none. */
-  static Optional<ControllingTerminal> open() {
+  public static Optional<ControllingTerminal> open() {
     FileInputStream input;
     try {
       input = new FileInputStream(DEVICE);
@@ -38,9 +42,7 @@ final class ControllingTerminal implements AutoCloseable {
     try {
       PrintStream output =
           new PrintStream(new FileOutputStream(DEVICE), true, StandardCharsets.UTF_8);
-      return Optional.of(
-          new ControllingTerminal(
-              new BufferedReader(new InputStreamReader(input, StandardCharsets.UTF_8)), output));
+      return Optional.of(new ControllingTerminal(input, output));
     } catch (IOException e) {
       try {
         input.close();
@@ -52,15 +54,32 @@ final class ControllingTerminal implements AutoCloseable {
   }
 
   /** What the terminal shows. */
-  PrintStream out() {
+  public PrintStream out() {
     return out;
   }
 
-  /** Shows {@code prompt} and returns the line typed, without its end; null at end of input. */
-  String ask(String prompt) throws IOException {
+  /**
+   * Shows {@code prompt} and returns the line typed, without its end; null at end of input.
+   *
+   * <p>It reads one byte at a time and never past the end of the answer: whatever was typed after
+   * it stays on the terminal for whoever reads next (the chat's next message, the next question,
+   * the shell). A buffered reader would take it along and lose it when the terminal is closed.
+   */
+  public String ask(String prompt) throws IOException {
     out.print(prompt);
     out.flush();
-    return in.readLine();
+    ByteArrayOutputStream line = new ByteArrayOutputStream();
+    int b;
+    while ((b = in.read()) >= 0 && b != '\n') {
+      if (line.size() < MAX_ANSWER_BYTES) {
+        line.write(b);
+      }
+    }
+    if (b < 0 && line.size() == 0) {
+      return null;
+    }
+    String answer = line.toString(StandardCharsets.UTF_8);
+    return answer.endsWith("\r") ? answer.substring(0, answer.length() - 1) : answer;
   }
 
   @Override

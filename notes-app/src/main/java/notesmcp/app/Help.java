@@ -9,20 +9,31 @@ final class Help {
       Usage:
         notes-mcp -serve -root PATH [-policy FILE] [-max-calls N] [-proposals DIR]
             Serve MCP on stdin/stdout until stdin closes (exit 0). Speaks revision
-            2026-07-28 per request and 2025-11-25, 2025-06-18, 2025-03-26 after
-            initialize. stdout carries protocol messages only; logs go to stderr.
-        notes-mcp -root PATH [-timeout T]
+            2026-07-28 per request and 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05
+            after initialize. stdout carries protocol messages only; logs go to stderr.
+        notes-mcp -root PATH [-timeout T] [-v]
             Start a server on PATH, print its tool definitions as JSON, close it.
-        notes-mcp -root PATH -tool NAME [-args JSON] [-timeout T]
+        notes-mcp -root PATH -tool NAME [-args JSON] [-timeout T] [-v]
             Start a server on PATH, call one tool, print the MCP result as JSON.
         notes-mcp review -root PATH -proposals DIR [--approve ID --sha256 HEX | --reject ID]
             Review proposals kept by '-serve -proposals DIR', outside MCP. In a terminal:
             shows each pending one (destination, bytes, SHA-256, content made inert) and
             asks; only 'yes' approves, 'reject' rejects, anything else skips. Without a
             terminal: lists them and approves nothing. --approve needs the full SHA-256.
+        notes-mcp config -root PATH [-host claude-desktop|cursor|vscode|claude-code]
+            Print the entry a host needs to start this server on PATH (absolute paths):
+            JSON for claude-desktop (the default), cursor and vscode (.vscode/mcp.json),
+            the 'claude mcp add' command line for claude-code.
+        notes-mcp chat -root PATH -model NAME [-provider ollama|openai] [-model-url URL]
+                       [-max-tool-calls N] [-proposals DIR] [-server-command CMD]
+            An assistant over this server: your messages from stdin, one per line, until
+            EOF; the model's answers on stdout; each tool call and its outcome on stderr.
+            Tools not marked read-only (propose_note) are sent only after you type yes on
+            the terminal; that sends a proposal, and approving it stays 'review'.
+            'notes-mcp chat --help' lists all of its flags.
         notes-mcp -server-command 'CMD ARGS...' [-tool NAME [-args JSON]]
             The same client modes against any stdio MCP server: probes with
-            server/discover, falls back to initialize for 2025 servers, and says
+            server/discover, falls back to initialize for older servers, and says
             on stderr which era and version it used.
 
       Flags (one or two dashes; a value as the next word or after '='):
@@ -30,7 +41,10 @@ final class Help {
         -root PATH           the workspace folder; fixed at launch, no tool can change it
         -tool NAME           the tool to call (client)
         -args JSON           the tool's arguments, one JSON object (client; default none)
-        -timeout T           deadline per request: 10, 10s, 500ms, 2m (client; default 10s)
+        -timeout T           deadline for the whole exchange: 10, 10s, 500ms, 2m, from 1ms
+                             to 1h (client; default 10s)
+        -v, -verbose         show the server's stderr as it comes (client; by default only
+                             its end is shown, and only when the exchange fails)
         -policy FILE         JSON policy: readable, proposable, maxNoteBytes, maxCalls
         -max-calls N         tool calls one server process dispatches (default 16)
         -proposals DIR       keep proposals durably in DIR for 'notes-mcp review'
@@ -39,6 +53,7 @@ final class Help {
         -sha256 HEX          review: the proposal's full SHA-256, 64 hex digits
         -reject ID           review: reject proposal ID
         -server-command CMD  the server to start instead of this program's -serve
+        -host NAME           config: the host to write the entry for (default claude-desktop)
         -help, -version
 
       Exit codes (client): 0 success; 1 the tool returned isError; 2 usage error;

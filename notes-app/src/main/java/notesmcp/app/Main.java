@@ -14,8 +14,9 @@ import notesmcp.jsonrpc.LogStream;
 
 /**
  * The {@code notes-mcp} program: {@code -serve} runs the MCP server on stdin/stdout; {@code review}
- * lets a person approve or reject kept proposals; otherwise it is a one-shot client that starts a
- * server, lists its tools or calls one, and closes it.
+ * lets a person approve or reject kept proposals; {@code config} prints a host's entry for it;
+ * {@code chat} runs the assistant host (module notes-chat, loaded only then); otherwise it is a
+ * one-shot client that starts a server, lists its tools or calls one, and closes it.
  */
 public final class Main {
   /** Bytes of log lines kept while nobody reads stderr; beyond them lines are dropped. */
@@ -60,6 +61,9 @@ public final class Main {
   }
 
   static int run(String[] args, InputStream in, OutputStream out, PrintStream err, Seams seams) {
+    if (args.length > 0 && args[0].equals(ChatModule.WORD)) {
+      return ChatModule.run(Arrays.copyOfRange(args, 1, args.length), in, out, err);
+    }
     Options options;
     try {
       options = Options.parse(Arrays.asList(args));
@@ -84,6 +88,10 @@ public final class Main {
         return ClientCommand.run(options, stdout, err).code;
       case REVIEW:
         return ReviewCommand.run(options, stdout, err, TERMINAL, seams).code;
+      case CONFIG:
+        return ConfigCommand.run(
+                options, System.getProperty(ConfigCommand.EXECUTABLE_PROPERTY), stdout, err)
+            .code;
       default:
         throw new AssertionError(options.mode());
     }

@@ -11,25 +11,48 @@ import notesmcp.policy.Notes;
 import notesmcp.policy.Outcome;
 import notesmcp.policy.Requester;
 import notesmcp.policy.ToolDefinition;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The adapter from the notes policy to MCP tools: definitions pass through unchanged, and a policy
- * outcome becomes a tool result with the same text, a refusal with {@code isError: true}. It holds
- * a {@link Notes}, which can list, read and propose, and nothing that can approve. The client's
- * self-reported {@code clientInfo} passes on as a {@link Requester}, unverified, so the policy
- * stays free of MCP types.
+ * The adapter from the notes policy to MCP tools: definitions pass through unchanged (with the
+ * policy's read-only fact as {@code annotations}), and a policy outcome becomes a tool result with
+ * the same text, a refusal with {@code isError: true}. It holds a {@link Notes}, which can list,
+ * read and propose, and nothing that can approve. The client's self-reported {@code clientInfo}
+ * passes on as a {@link Requester}, unverified, so the policy stays free of MCP types.
  */
-public final class NoteTools implements Tools {
+final class NoteTools implements Tools {
   private final Notes notes;
   private final List<Tool> tools;
 
-  public NoteTools(Notes notes) {
+  NoteTools(Notes notes) {
     this.notes = notes;
     List<Tool> list = new ArrayList<>();
     for (ToolDefinition definition : notes.tools()) {
-      list.add(new Tool(definition.name(), definition.description(), definition.inputSchema()));
+      list.add(
+          new Tool(
+              definition.name(),
+              definition.description(),
+              definition.inputSchema(),
+              annotations(definition.readOnly())));
     }
     this.tools = List.copyOf(list);
+  }
+
+  /**
+   * The hints a host reads to decide what needs a person's yes (issue 11): "readOnlyHint: If true,
+   * the tool does not modify its environment" (spec, ToolAnnotations). {@code propose_note} records
+   * a proposal: not read-only, but additive (never destructive) and closed-world.
+   */
+  private static ObjectNode annotations(boolean readOnly) {
+    ObjectNode hints = JsonNodeFactory.instance.objectNode();
+    hints.put("readOnlyHint", readOnly);
+    if (!readOnly) {
+      hints.put("destructiveHint", false);
+      hints.put("idempotentHint", false);
+    }
+    hints.put("openWorldHint", false);
+    return hints;
   }
 
   @Override

@@ -4,7 +4,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import notesmcp.jsonrpc.Codec;
 import tools.jackson.core.JacksonException;
@@ -20,7 +20,8 @@ import tools.jackson.core.json.JsonFactory;
  * the next word or after {@code =}: {@code -root W}, {@code --root W}, {@code --root=W}. The word
  * {@code review} selects the review mode: {@code notes-mcp review -root W -proposals DIR [--approve
  * ID --sha256 HEX | --reject ID]}, "single- and double-dash spellings both work, in any order"
- * (approvals issue).
+ * (approvals issue). The word {@code config} prints a host's configuration entry: {@code notes-mcp
+ * config -root W [-host NAME]} (issue 10).
  */
 record Options(
     Mode mode,
@@ -34,7 +35,9 @@ record Options(
     Path proposals,
     String approve,
     String sha256,
-    String reject) {
+    String reject,
+    boolean verbose,
+    String host) {
 
   enum Mode {
     HELP,
@@ -42,13 +45,15 @@ record Options(
     SERVE,
     LIST,
     CALL,
-    REVIEW
+    REVIEW,
+    CONFIG
   }
 
   static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
   /** Flags that take no value. */
-  private static final Set<String> SWITCHES = Set.of("help", "h", "version", "serve");
+  private static final Set<String> SWITCHES =
+      Set.of("help", "h", "version", "serve", "v", "verbose");
 
   /** A command line that cannot be run; the message says what to change. */
   static final class UsageException extends Exception {
@@ -72,14 +77,24 @@ record Options(
     Integer maxCalls = null;
     Path proposals = null;
     boolean review = false;
+    boolean config = false;
+    String host = null;
     String approve = null;
     String sha256 = null;
     String reject = null;
+    boolean verbose = false;
     for (int i = 0; i < args.size(); i++) {
       String word = args.get(i);
-      if (word.equals("review") && !review) {
+      if (word.equals("review") && !review && !config) {
         review = true;
         continue;
+      }
+      if (word.equals("config") && !review && !config) {
+        config = true;
+        continue;
+      }
+      if (word.equals(ChatModule.WORD)) {
+        throw new UsageException("chat goes first: notes-mcp chat -root PATH -model NAME ...");
       }
       if (!word.startsWith("-") || word.equals("-") || word.equals("--")) {
         throw new UsageException("unexpected argument \"" + word + "\"");
@@ -99,6 +114,7 @@ record Options(
         case "help", "h" -> help = true;
         case "version" -> version = true;
         case "serve" -> serve = true;
+        case "v", "verbose" -> verbose = true;
         case "root" -> root = Path.of(value(args, i++, word, inline));
         case "tool" -> tool = value(args, i++, word, inline);
         case "args" -> arguments = compactObject(value(args, i++, word, inline));
@@ -110,6 +126,7 @@ record Options(
         case "approve" -> approve = value(args, i++, word, inline);
         case "sha256" -> sha256 = sha256(value(args, i++, word, inline));
         case "reject" -> reject = value(args, i++, word, inline);
+        case "host" -> host = value(args, i++, word, inline);
         default -> throw new UsageException("unknown flag " + word);
       }
       if (inline != null) {
@@ -135,22 +152,30 @@ record Options(
             proposals,
             approve,
             sha256,
-            reject);
+            reject,
+            verbose,
+            host);
     if (review) {
       return parsed.forReview(serve);
     }
+    if (config) {
+      return parsed.forConfig(serve);
+    }
     if (approve != null || sha256 != null || reject != null) {
       throw new UsageException("--approve, --sha256 and --reject go with the review command only");
+    }
+    if (host != null) {
+      throw new UsageException("-host goes with the config command only");
     }
     return serve ? parsed.forServe() : parsed.forClient();
   }
 
   private boolean hasClientFlags() {
-    return tool != null || arguments != null || timeout != null || serverCommand != null;
+    return tool != null || arguments != null || timeout != null || serverCommand != null || verbose;
   }
 
   private Options forReview(boolean serve) throws UsageException {
-    if (serve || hasClientFlags() || policyFile != null || maxCalls != null) {
+    if (serve || hasClientFlags() || policyFile != null || maxCalls != null || host != null) {
       throw new UsageException(
           "review takes only -root, -proposals, and --approve ID --sha256 HEX or --reject ID");
     }
@@ -168,13 +193,52 @@ record Options(
     return with(Mode.REVIEW, null);
   }
 
+  private Options forConfig(boolean serve) throws UsageException {
+    if (serve
+        || hasClientFlags()
+        || policyFile != null
+        || maxCalls != null
+        || proposals != null
+        || approve != null
+        || sha256 != null
+        || reject != null) {
+      throw new UsageException("config takes only -root PATH and -host NAME");
+    }
+    if (root == null) {
+      throw new UsageException("config needs -root PATH, the workspace folder the host will serve");
+    }
+    String named = host == null ? ConfigCommand.DEFAULT_HOST : host;
+    if (!ConfigCommand.HOSTS.contains(named)) {
+      throw new UsageException(
+          "unknown host \""
+              + named
+              + "\"; -host is one of "
+              + String.join(", ", ConfigCommand.HOSTS));
+    }
+    return new Options(
+        Mode.CONFIG,
+        root,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        false,
+        named);
+  }
+
   private Options forServe() throws UsageException {
     if (root == null) {
       throw new UsageException("-serve needs -root PATH, the workspace folder");
     }
     if (hasClientFlags()) {
       throw new UsageException(
-          "-tool, -args, -timeout and -server-command are client flags;"
+          "-tool, -args, -timeout, -server-command and -v are client flags;"
               + " they do not go with -serve");
     }
     return with(Mode.SERVE, null);
@@ -204,11 +268,14 @@ record Options(
         proposals,
         approve,
         sha256,
-        reject);
+        reject,
+        verbose,
+        host);
   }
 
   private static Options only(Mode mode) {
-    return new Options(mode, null, null, null, null, null, null, null, null, null, null, null);
+    return new Options(
+        mode, null, null, null, null, null, null, null, null, null, null, null, false, null);
   }
 
   /**
@@ -249,28 +316,13 @@ record Options(
     throw new UsageException("-max-calls takes a whole number >= 0, not \"" + text + "\"");
   }
 
-  /** Accepts {@code 10}, {@code 10s}, {@code 500ms} or {@code 2m}; a bare number is seconds. */
+  /** {@code -timeout}: see {@link DurationText} for what is accepted. */
   static Duration duration(String text) throws UsageException {
-    String lower = text.trim().toLowerCase(Locale.ROOT);
-    try {
-      Duration value;
-      if (lower.endsWith("ms")) {
-        value = Duration.ofMillis(Long.parseLong(lower.substring(0, lower.length() - 2)));
-      } else if (lower.endsWith("s")) {
-        value = Duration.ofSeconds(Long.parseLong(lower.substring(0, lower.length() - 1)));
-      } else if (lower.endsWith("m")) {
-        value = Duration.ofMinutes(Long.parseLong(lower.substring(0, lower.length() - 1)));
-      } else {
-        value = Duration.ofSeconds(Long.parseLong(lower));
-      }
-      if (!value.isNegative() && !value.isZero()) {
-        return value;
-      }
-    } catch (NumberFormatException | ArithmeticException e) {
-      // reported below
+    Optional<Duration> value = DurationText.parse(text);
+    if (value.isPresent()) {
+      return value.get();
     }
-    throw new UsageException(
-        "-timeout takes a positive duration such as 10, 10s or 500ms, not \"" + text + "\"");
+    throw new UsageException("-timeout takes " + DurationText.ACCEPTED + ", not \"" + text + "\"");
   }
 
   /**

@@ -11,11 +11,13 @@ import notesmcp.policy.Requester;
  * How {@code review} shows a pending proposal to a person: "the destination path, the exact content
  * with control characters and terminal escape sequences made visible ..., the byte length and the
  * SHA-256" (approvals issue), and the client that asked, labelled unverified. Everything that came
- * from a record goes through {@link VisibleText}.
+ * from a record goes through {@link VisibleText}. {@link #content} and {@link #CONTENT_KEY} are
+ * public for the chat mode (module notes-chat), whose confirmation shows a proposal as review will.
  */
-final class ProposalView {
-  static final String CONTENT_KEY =
-      "(escaped: \\\\ is one backslash; \\n \\r \\t \\xNN \\uNNNN stand for one character)";
+public final class ProposalView {
+  public static final String CONTENT_KEY =
+      "(escaped: \\\\ is one backslash; \\n \\r \\t \\xNN \\uNNNN \\UNNNNNNNN stand for one"
+          + " character)";
 
   private ProposalView() {}
 
@@ -58,7 +60,7 @@ final class ProposalView {
   }
 
   /** The content, each line behind a gutter, so no line of it can pass for review output. */
-  static String content(String content) {
+  public static String content(String content) {
     if (content.isEmpty()) {
       return "    (empty)\n";
     }

@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import notesmcp.policy.Approvals;
 import notesmcp.policy.Approvals.Decision;
 import notesmcp.policy.FileProblem;
+import notesmcp.policy.Posix;
 import notesmcp.policy.ProposalDirectory;
 import notesmcp.policy.Recorded;
 import notesmcp.policy.Recorded.Valid;
@@ -40,6 +41,11 @@ final class ReviewCommand {
       PrintStream err,
       Supplier<Optional<ControllingTerminal>> terminal,
       Seams seams) {
+    try {
+      Posix.require();
+    } catch (Posix.Unavailable e) {
+      return ServeCommand.cannotStart(e, err);
+    }
     Approvals approvals = open(options, err, seams);
     if (approvals == null) {
       return ExitCode.USAGE;
@@ -58,7 +64,10 @@ final class ReviewCommand {
     }
   }
 
-  /** The approval path over the folders the options name, or null after saying why not. */
+  /**
+   * The approval path over the folders the options name, or null after saying why not. Nothing is
+   * created before both folders are checked (CONTRACT §5).
+   */
   private static Approvals open(Options options, PrintStream err, Seams seams) {
     try {
       Workspace workspace = Workspace.at(options.root());

@@ -14,6 +14,7 @@ import notesmcp.policy.FileProblem;
 import notesmcp.policy.Notes;
 import notesmcp.policy.Policy;
 import notesmcp.policy.PolicyFile;
+import notesmcp.policy.Posix;
 import notesmcp.policy.ProposalDirectory;
 import notesmcp.policy.Workspace;
 
@@ -39,6 +40,11 @@ final class ServeCommand {
 
   static ExitCode run(
       Options options, InputStream in, OutputStream out, PrintStream err, Seams seams) {
+    try {
+      Posix.require();
+    } catch (Posix.Unavailable e) {
+      return cannotStart(e, err);
+    }
     Policy policy;
     Workspace workspace;
     ProposalDirectory proposals;
@@ -56,6 +62,8 @@ final class ServeCommand {
     } catch (PolicyFile.Invalid | ProposalDirectory.Unusable e) {
       err.println("notes-mcp: " + e.getMessage());
       return ExitCode.USAGE;
+    } catch (Posix.Unavailable e) {
+      return cannotStart(e, err);
     } catch (IOException e) {
       err.println(
           "notes-mcp: -root " + options.root() + ": not a usable folder (" + problem(e) + ")");
@@ -122,5 +130,11 @@ final class ServeCommand {
     return e instanceof FileSystemException || e.getMessage() == null
         ? FileProblem.describe(e)
         : e.getMessage();
+  }
+
+  /** "An executable that cannot start MUST fail loudly" (CONTRACT §2); never a fallback. */
+  static ExitCode cannotStart(Posix.Unavailable e, PrintStream err) {
+    err.println("notes-mcp: cannot start: " + e.getMessage());
+    return ExitCode.CANNOT_START;
   }
 }

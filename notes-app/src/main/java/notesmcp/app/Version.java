@@ -7,10 +7,11 @@ import java.util.Properties;
 /**
  * This build's version, filled in by Maven from the POM: from the jar's manifest when running from
  * the jar (already read when the first class was loaded, so it costs nothing at start-up), else
- * from a filtered resource (running from classes, as the unit tests do).
+ * from a filtered resource (running from classes, as the unit tests do). Public for the chat mode
+ * (module notes-chat), which reports it as its clientInfo.
  */
-final class Version {
-  static final String VALUE = load();
+public final class Version {
+  public static final String VALUE = load();
 
   private Version() {}
 

@@ -125,6 +125,42 @@ class ClientIT {
   }
 
   @Test
+  void theClientDoesNotEchoItsServersBannerUnlessAskedWithV() throws Exception {
+    Run quiet =
+        run("-root", root.toString(), "-tool", "read_note", "-args", "{\"path\":\"notes.txt\"}");
+    assertThat(quiet.exit()).as(quiet.err()).isZero();
+    assertThat(quiet.err())
+        .doesNotContain(": serving ")
+        .contains("notes-mcp: modern era, protocol 2026-07-28");
+
+    for (String flag : List.of("-v", "--verbose")) {
+      Run verbose = run(flag, "-root", root.toString());
+      assertThat(verbose.exit()).as(verbose.err()).isZero();
+      assertThat(verbose.err()).contains(": serving ").contains("modern era");
+    }
+  }
+
+  @Test
+  void aServerThatFailsStillShowsWhyEvenWhenQuiet() throws Exception {
+    Path script =
+        Files.writeString(
+            dir.resolve("broken.sh"),
+            "printf 'lots of start-up chatter\\n%.0s' $(seq 1 2000) >&2\n"
+                + "echo 'broken-server: cannot open its settings' >&2\nexit 7\n");
+
+    Run run = run("-server-command", "sh " + script, "-tool", "t");
+
+    assertThat(run.exit()).isEqualTo(4);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err()).contains("exited with status 7").contains("cannot open its settings");
+    assertThat(run.err().length()).as("only the end of the server's stderr").isLessThan(16 * 1024);
+
+    Run ownServer = run("-root", dir.resolve("absent").toString(), "-tool", "list_notes");
+    assertThat(ownServer.exit()).isEqualTo(4);
+    assertThat(ownServer.err()).contains("-root").contains("not a usable folder");
+  }
+
+  @Test
   void usageErrorsExitTwo() throws Exception {
     assertThat(run("-root", root.toString(), "-tool", "read_note", "-args", "[1]").exit())
         .isEqualTo(2);

@@ -37,14 +37,14 @@ class DualEraIT {
   @Test
   void initializeNegotiatesALegacyVersion() throws Exception {
     try (WireServer server = WireServer.start(Fixtures.workspace(dir))) {
-      for (String version : new String[] {"2025-03-26", "2025-06-18", "2025-11-25"}) {
+      for (String version : new String[] {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}) {
         JsonNode reply =
             server.legacy("initialize", INITIALIZE.formatted(version), "InitializeResult");
         assertThat(reply.at("/result/protocolVersion").asString()).isEqualTo(version);
         assertThat(reply.at("/result/serverInfo/name").asString()).isEqualTo("notes-mcp");
         assertThat(reply.at("/result/capabilities/tools").isObject()).isTrue();
       }
-      for (String unknown : new String[] {"2024-11-05", "2026-07-28", "9999-01-01"}) {
+      for (String unknown : new String[] {"2024-10-07", "2026-07-28", "9999-01-01", "latest"}) {
         JsonNode reply =
             server.legacy("initialize", INITIALIZE.formatted(unknown), "InitializeResult");
         assertThat(reply.at("/result/protocolVersion").asString()).isEqualTo("2025-11-25");
@@ -99,6 +99,47 @@ class DualEraIT {
   void discoveryAdvertisesOnlyTheStatelessVersionEvenAfterInitialize() throws Exception {
     try (WireServer server = WireServer.start(Fixtures.workspace(dir))) {
       server.legacy("initialize", INITIALIZE.formatted("2025-06-18"), "InitializeResult");
+      JsonNode discover = server.modern("server/discover", "", "DiscoverResult");
+      assertThat(discover.at("/result/supportedVersions").toString()).isEqualTo("[\"2026-07-28\"]");
+    }
+  }
+
+  /**
+   * Issue 10: the Vercel AI SDK 4.x and Spring AI 1.x clients ask for 2024-11-05 only and
+   * disconnect from any other answer. A whole session in that revision: every reply is checked
+   * against its own schema (draft-07), with no member it does not declare.
+   */
+  @Test
+  void a2024Session_listsReadsRefusesAndRejectsAnUnknownTool() throws Exception {
+    try (WireServer server = WireServer.start(Fixtures.workspace(dir))) {
+      JsonNode init =
+          server.legacy("initialize", INITIALIZE.formatted("2024-11-05"), "InitializeResult");
+      assertThat(init.at("/result/protocolVersion").asString()).isEqualTo("2024-11-05");
+      server.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+
+      JsonNode list = server.legacy("tools/list", null, "ListToolsResult");
+      assertThat(list.at("/result/tools").size()).isEqualTo(3);
+      JsonNode read =
+          server.legacy(
+              "tools/call",
+              "{\"name\":\"read_note\",\"arguments\":{\"path\":\"notes.txt\"}}",
+              "CallToolResult");
+      assertThat(WireServer.isError(read)).isFalse();
+      assertThat(WireServer.text(read)).contains("\"path\":\"notes.txt\"");
+      JsonNode refused =
+          server.legacy(
+              "tools/call",
+              "{\"name\":\"read_note\",\"arguments\":{\"path\":\"../secret.txt\"}}",
+              "CallToolResult");
+      assertThat(WireServer.isError(refused)).isTrue();
+      JsonNode unknown =
+          server.legacy(
+              "tools/call", "{\"name\":\"save_note\",\"arguments\":{}}", "CallToolResult");
+      assertThat(unknown.at("/error/code").asInt()).isEqualTo(-32602);
+      assertThat(unknown.at("/error/message").asString()).isEqualTo("Unknown tool: save_note");
+      assertThat(server.legacy("ping", null, "EmptyResult").get("result").toString())
+          .isEqualTo("{}");
+
       JsonNode discover = server.modern("server/discover", "", "DiscoverResult");
       assertThat(discover.at("/result/supportedVersions").toString()).isEqualTo("[\"2026-07-28\"]");
     }

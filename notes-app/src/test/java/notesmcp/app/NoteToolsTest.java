@@ -44,6 +44,19 @@ class NoteToolsTest {
   }
 
   @Test
+  void readingToolsAreMarkedReadOnlyAndProposingIsNot() {
+    assertThat(tools.list().get(0).annotations().toString())
+        .isEqualTo("{\"readOnlyHint\":true,\"openWorldHint\":false}");
+    assertThat(tools.list().get(1).annotations().toString())
+        .isEqualTo("{\"readOnlyHint\":true,\"openWorldHint\":false}");
+    assertThat(tools.list().get(2).name()).isEqualTo("propose_note");
+    assertThat(tools.list().get(2).annotations().toString())
+        .isEqualTo(
+            "{\"readOnlyHint\":false,\"destructiveHint\":false,\"idempotentHint\":false,"
+                + "\"openWorldHint\":false}");
+  }
+
+  @Test
   void answerIsAResultWithIsErrorFalse() {
     assertThat(tools.call("read_note", "{\"path\":\"notes.txt\"}", null, new CancelToken()))
         .isEqualTo(new ToolResult("{\"path\":\"notes.txt\",\"content\":\"hello\"}", false));

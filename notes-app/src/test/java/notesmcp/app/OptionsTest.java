@@ -146,7 +146,10 @@ class OptionsTest {
     "500ms, PT0.5S",
     "2m, PT2M",
     "10S, PT10S",
-    "1ms, PT0.001S"
+    "1ms, PT0.001S",
+    "60m, PT1H",
+    "1h, PT1H",
+    "3600, PT1H"
   })
   void timeoutAcceptsSecondsMillisecondsAndMinutes(String text, Duration expected)
       throws Exception {
@@ -155,17 +158,54 @@ class OptionsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"0", "0s", "0ms", "-5", "-1s", "abc", "1.5s", "s", "", "10h"})
-  void timeoutThatIsNotAPositiveDurationIsAUsageError(String text) {
+  @ValueSource(
+      strings = {
+        "0",
+        "0s",
+        "0ms",
+        "-5",
+        "-1s",
+        "abc",
+        "1.5s",
+        "s",
+        "",
+        "10h",
+        "61m",
+        "3601",
+        "3600001ms"
+      })
+  void timeoutOutsideOneMillisecondToOneHourIsAUsageError(String text) {
     assertThat(usage("-root", "/w", "-timeout", text))
         .isEqualTo(
-            "-timeout takes a positive duration such as 10, 10s or 500ms, not \"" + text + "\"");
+            "-timeout takes a duration from 1ms to 1h, such as 10, 10s, 500ms or 2m (a bare number"
+                + " is seconds), not \""
+                + text
+                + "\"");
   }
 
-  @Test
-  void hugeTimeoutIsAUsageErrorNotACrash() {
-    assertThat(usage("-root", "/w", "-timeout", "9223372036854775807m"))
-        .startsWith("-timeout takes a positive duration");
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "10000000000s",
+        "9223372036854775807m",
+        "9223372036854775807h",
+        "99999999999999999999"
+      })
+  void hugeTimeoutIsAUsageErrorNotACrash(String text) {
+    assertThat(usage("-root", "/w", "-timeout", text))
+        .startsWith("-timeout takes a duration from 1ms to 1h");
+  }
+
+  // --- -v ---
+
+  @ParameterizedTest
+  @ValueSource(strings = {"-v", "--v", "-verbose", "--verbose"})
+  void verboseIsAClientSwitch(String flag) throws Exception {
+    assertThat(parse("-root", "/w", flag).verbose()).isTrue();
+    assertThat(parse(flag, "-root", "/w", "-tool", "t").verbose()).isTrue();
+    assertThat(parse("-root", "/w").verbose()).isFalse();
+    assertThat(usage("-serve", "-root", "/w", flag)).contains("client flags");
+    assertThat(usage("-root", "/w", flag + "=yes")).isEqualTo(flag + " takes no value");
   }
 
   // --- mistakes ---
@@ -180,7 +220,7 @@ class OptionsTest {
   void clientFlagsDoNotGoWithServe(String flag, String value) {
     assertThat(usage("-serve", "-root", "/w", flag, value))
         .isEqualTo(
-            "-tool, -args, -timeout and -server-command are client flags; they do not go with"
+            "-tool, -args, -timeout, -server-command and -v are client flags; they do not go with"
                 + " -serve");
   }
 
@@ -196,6 +236,12 @@ class OptionsTest {
   @ValueSource(strings = {"-bogus", "--bogus", "--bogus=1", "---root", "-Root"})
   void unknownFlagIsAUsageError(String flag) {
     assertThat(usage("-root", "/w", flag)).isEqualTo("unknown flag " + flag);
+  }
+
+  @Test
+  void chatAnywhereButFirstSaysWhereItGoes() {
+    assertThat(usage("-root", "/w", "chat"))
+        .isEqualTo("chat goes first: notes-mcp chat -root PATH -model NAME ...");
   }
 
   @ParameterizedTest

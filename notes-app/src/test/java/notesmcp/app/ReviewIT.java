@@ -73,6 +73,28 @@ class ReviewIT {
         .isEqualTo("rw-------");
   }
 
+  /**
+   * Issue 8, defect 9: characters that draw nothing (Hangul fillers, the combining grapheme joiner,
+   * a variation selector, a tag character, a zero-width space) reach the terminal only as escapes.
+   */
+  @Test
+  void onATerminalInvisibleCharactersAreShownAsEscapes() throws Exception {
+    String content = "Pay\u3164Bob\u115f\uffa0now\u034f!\u2764\ufe0f\udb40\udc41ok\u200b\n";
+    String id = proposeAndClose(content);
+
+    Launch.Result shown = inTerminal("skip\n");
+
+    assertThat(shown.exit()).isZero();
+    assertThat(shown.stdout())
+        .contains(
+            "    | Pay\\u3164Bob\\u115f\\uffa0now\\u034f!\u2764\\ufe0f\\U000e0041ok\\u200b\\n\r\n")
+        .contains("Skipped; " + id + " is still pending.");
+    for (String invisible :
+        List.of("\u3164", "\u115f", "\uffa0", "\u034f", "\ufe0f", "\udb40\udc41", "\u200b")) {
+      assertThat(shown.stdout()).doesNotContain(invisible);
+    }
+  }
+
   @Test
   void onATerminalRejectRejects() throws Exception {
     String id = proposeAndClose("x\n");

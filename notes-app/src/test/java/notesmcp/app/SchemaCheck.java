@@ -18,19 +18,74 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Validates messages against the official MCP {@code schema.json} of a revision (vendored in
- * src/test/resources/mcp-schema with its licence), with a JSON Schema 2020-12 validator.
+ * src/test/resources/mcp-schema with its licence), in the JSON Schema dialect the document names
+ * (2020-12 for 2025-11-25 and 2026-07-28, draft-07 for 2024-11-05).
+ *
+ * <p>A result is also checked for members its revision does not declare ({@link DeclaredMembers}):
+ * the official schemas let unknown members through, so on their own they would accept, say, a tool
+ * {@code title} sent to a 2024-11-05 client, which that revision lacks.
  */
 public final class SchemaCheck {
   public static final String MODERN = "2026-07-28";
   public static final String LEGACY = "2025-11-25";
 
+  /** The oldest legacy revision, asked for by the Vercel AI SDK 4.x and Spring AI 1.x clients. */
+  public static final String LEGACY_2024 = "2024-11-05";
+
   private static final ObjectMapper JSON = JsonMapper.builder().build();
-  private static final SchemaRegistry REGISTRY =
-      SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
   private static final Map<String, Schema> SCHEMAS = new ConcurrentHashMap<>();
   private static final Map<String, JsonNode> DOCUMENTS = new ConcurrentHashMap<>();
 
   private SchemaCheck() {}
+
+  /**
+   * The vendored revision whose schema checks messages of a legacy session that negotiated {@code
+   * version}: the version's own schema when it is vendored, else 2025-11-25 (2025-06-18 and
+   * 2025-03-26 differ from it only by optional members we do not send).
+   */
+  public static String legacyRevision(String version) {
+    return LEGACY_2024.equals(version) ? LEGACY_2024 : LEGACY;
+  }
+
+  /** The JSON Schema dialect the revision's schema.json declares in {@code $schema}. */
+  public static SpecificationVersion dialect(String revision) {
+    String declared = document(revision).path("$schema").asString("");
+    switch (declared) {
+      case "http://json-schema.org/draft-07/schema#":
+        return SpecificationVersion.DRAFT_7;
+      case "https://json-schema.org/draft/2020-12/schema":
+        return SpecificationVersion.DRAFT_2020_12;
+      default:
+        throw new IllegalStateException(revision + " schema has an unknown $schema " + declared);
+    }
+  }
+
+  /**
+   * The violations of a response in a legacy session of {@code revision}: the envelope (a result or
+   * an error response, named as that revision names them), and a result against {@code
+   * resultDefinition}.
+   */
+  public static List<String> legacyResponse(
+      String revision, String resultDefinition, JsonNode message) {
+    boolean oldNames = document(revision).path("definitions").has("JSONRPCError");
+    if (message.has("error")) {
+      return violations(revision, oldNames ? "JSONRPCError" : "JSONRPCErrorResponse", message);
+    }
+    List<String> violations =
+        new ArrayList<>(
+            violations(revision, oldNames ? "JSONRPCResponse" : "JSONRPCResultResponse", message));
+    violations.addAll(violations(revision, resultDefinition, message.get("result")));
+    return violations;
+  }
+
+  /** Where the revision keeps its definitions: {@code $defs} (2020-12) or {@code definitions}. */
+  static String definitionsKey(String revision) {
+    return document(revision).has("$defs") ? "$defs" : "definitions";
+  }
+
+  static JsonNode document(String revision) {
+    return DOCUMENTS.computeIfAbsent(revision, SchemaCheck::load);
+  }
 
   /**
    * The violations of {@code message} against {@code definition} of {@code revision}.
@@ -47,6 +102,9 @@ public final class SchemaCheck {
     String own = ownResultDefinition(revision, definition, message);
     if (own != null) {
       violations.addAll(validate(revision, own, message.get("result")));
+      violations.addAll(DeclaredMembers.undeclared(revision, own, message.get("result")));
+    } else if (!definition.startsWith("JSONRPC") && !definition.endsWith("Response")) {
+      violations.addAll(DeclaredMembers.undeclared(revision, definition, message));
     }
     return violations;
   }
@@ -59,8 +117,8 @@ public final class SchemaCheck {
         || "input_required".equals(result.path("resultType").asString(""))) {
       return null;
     }
-    JsonNode document = DOCUMENTS.computeIfAbsent(revision, SchemaCheck::load);
-    JsonNode branches = document.path("$defs").path(definition).path("properties").path("result");
+    JsonNode branches =
+        document(revision).path("$defs").path(definition).path("properties").path("result");
     String own = null;
     for (JsonNode branch : branches.path("anyOf")) {
       String ref = branch.path("$ref").asString("");
@@ -75,21 +133,24 @@ public final class SchemaCheck {
     Schema schema =
         SCHEMAS.computeIfAbsent(
             revision + "#" + definition,
-            key -> REGISTRY.getSchema(pointingAt(revision, definition).toString()));
+            key ->
+                SchemaRegistry.withDefaultDialect(dialect(revision))
+                    .getSchema(pointingAt(revision, definition).toString()));
     List<Error> errors = schema.validate(message);
     return errors.stream().map(e -> revision + " " + definition + ": " + e).toList();
   }
 
   /** A schema whose root refers to one definition of the revision's schema. */
   private static JsonNode pointingAt(String revision, String definition) {
-    JsonNode document = DOCUMENTS.computeIfAbsent(revision, SchemaCheck::load);
-    if (!document.path("$defs").has(definition)) {
+    JsonNode document = document(revision);
+    String defs = definitionsKey(revision);
+    if (!document.path(defs).has(definition)) {
       throw new IllegalArgumentException(revision + " schema has no definition " + definition);
     }
     ObjectNode root = JSON.createObjectNode();
     root.put("$schema", document.path("$schema").asString());
-    root.put("$ref", "#/$defs/" + definition);
-    root.set("$defs", document.get("$defs"));
+    root.put("$ref", "#/" + defs + "/" + definition);
+    root.set(defs, document.get(defs));
     return root;
   }
 

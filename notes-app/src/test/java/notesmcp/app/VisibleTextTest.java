@@ -2,6 +2,11 @@ package notesmcp.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.ibm.icu.lang.UCharacter;
+import com.ibm.icu.lang.UCharacterCategory;
+import com.ibm.icu.lang.UProperty;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,6 +35,19 @@ class VisibleTextTest {
             "a\\u200bb\\u200cc\\u200dd\\u200e\\u200f"),
         row("line separator and BOM", "a\u2028b\ufeffc", "a\\u2028b\\ufeffc"),
         row("invisible tag character", "a\udb40\udc41b", "a\\U000e0041b"),
+        row("Hangul fillers", "a\u3164b\u115fc\u1160d\uffa0e", "a\\u3164b\\u115fc\\u1160d\\uffa0e"),
+        row("combining grapheme joiner", "a\u034fb", "a\\u034fb"),
+        row(
+            "variation selectors",
+            "\u2764\ufe0f \u845b\udb40\udd00",
+            "\u2764\\ufe0f \u845b\\U000e0100"),
+        row("Mongolian selectors", "\u180b\u180e\u180f", "\\u180b\\u180e\\u180f"),
+        row("Khmer inherent vowels", "\u17b4\u17b5", "\\u17b4\\u17b5"),
+        row(
+            "spaces that are not a plain space",
+            "a\u00a0b\u2003c\u3000d\u202fe",
+            "a\\u00a0b\\u2003c\\u3000d\\u202fe"),
+        row("unassigned and private-use", "\u0378\ue000", "\\u0378\ue000"),
         row("a backslash is doubled", "\\x1b is four characters", "\\\\x1b is four characters"),
         row(
             "ordinary text is kept",
@@ -45,6 +63,46 @@ class VisibleTextTest {
   @MethodSource("escapes")
   void rendersEveryControlAndFormatCharacterAsAnEscape(String what, String text, String shown) {
     assertThat(VisibleText.render(text)).isEqualTo(shown);
+  }
+
+  /**
+   * The rule is Unicode's properties, not a hand list: on every code point, {@link
+   * VisibleText#isInvisible} is exactly Default_Ignorable_Code_Point, or a control, format, line or
+   * paragraph separator, surrogate or unassigned character, or White_Space other than U+0020, as
+   * ICU4J (Unicode 16) has them. A code point this JDK does not know yet (Java 17 is Unicode 13) is
+   * shown as an escape whatever it is.
+   */
+  @Test
+  void theRuleIsExactlyTheUnicodePropertiesOnEveryCodePoint() {
+    List<String> wrong = new ArrayList<>();
+    for (int c = 0; c <= Character.MAX_CODE_POINT; c++) {
+      boolean expected;
+      if (Character.getType(c) == Character.UNASSIGNED) {
+        expected = true;
+      } else {
+        expected = invisibleByUnicode(c);
+      }
+      if (VisibleText.isInvisible(c) != expected) {
+        wrong.add(String.format("U+%04X (%s)", c, UCharacter.getName(c)));
+      }
+    }
+    assertThat(wrong).as("code points the rule gets wrong").isEmpty();
+    assertThat(UCharacter.getUnicodeVersion().getMajor()).isGreaterThanOrEqualTo(16);
+  }
+
+  private static boolean invisibleByUnicode(int c) {
+    switch (UCharacter.getType(c)) {
+      case UCharacterCategory.CONTROL:
+      case UCharacterCategory.FORMAT:
+      case UCharacterCategory.LINE_SEPARATOR:
+      case UCharacterCategory.PARAGRAPH_SEPARATOR:
+      case UCharacterCategory.SURROGATE:
+      case UCharacterCategory.UNASSIGNED:
+        return true;
+      default:
+        return UCharacter.hasBinaryProperty(c, UProperty.DEFAULT_IGNORABLE_CODE_POINT)
+            || (UCharacter.hasBinaryProperty(c, UProperty.WHITE_SPACE) && c != ' ');
+    }
   }
 
   @Test

@@ -43,6 +43,9 @@ final class WireServer implements AutoCloseable {
   /** What a response to one request id must satisfy. */
   private record Expectation(String revision, String resultDefinition) {}
 
+  /** The revision of an expectation for a legacy request: the session's negotiated one. */
+  private static final String LEGACY_SESSION = "legacy session";
+
   private final Process process;
   private final OutputStream stdin;
   private final BlockingQueue<JsonNode> incoming = new LinkedBlockingQueue<>();
@@ -51,6 +54,9 @@ final class WireServer implements AutoCloseable {
   private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
   private final StringBuffer stderr = new StringBuffer();
   private final AtomicLong nextId = new AtomicLong(1);
+
+  /** The schema revision of the legacy session, from the last initialize result (reader thread). */
+  private volatile String legacyRevision = SchemaCheck.LEGACY;
 
   private WireServer(Process process) {
     this.process = process;
@@ -123,27 +129,30 @@ final class WireServer implements AutoCloseable {
       violations.add("the server sent something other than a response: " + message);
       return;
     }
+    Expectation expected =
+        message.has("id") ? expectations.get(message.get("id").toString()) : null;
+    if (expected != null && expected.revision().equals(LEGACY_SESSION)) {
+      String revision = legacyRevision;
+      if (expected.resultDefinition().equals("InitializeResult") && message.has("result")) {
+        revision = SchemaCheck.legacyRevision(message.at("/result/protocolVersion").asString(""));
+        legacyRevision = revision;
+      }
+      violations.addAll(SchemaCheck.legacyResponse(revision, expected.resultDefinition(), message));
+      return;
+    }
     if (message.has("error")) {
       violations.addAll(
           SchemaCheck.violations(SchemaCheck.MODERN, "JSONRPCErrorResponse", message));
       return;
     }
-    Expectation expected =
-        message.has("id") ? expectations.get(message.get("id").toString()) : null;
     if (expected == null) {
       String revision =
           message.path("result").has("resultType") ? SchemaCheck.MODERN : SchemaCheck.LEGACY;
       violations.addAll(SchemaCheck.violations(revision, "JSONRPCResultResponse", message));
-    } else if (expected.revision().equals(SchemaCheck.MODERN)) {
+    } else {
       violations.addAll(
           SchemaCheck.violations(
               SchemaCheck.MODERN, expected.resultDefinition() + "Response", message));
-    } else {
-      violations.addAll(
-          SchemaCheck.violations(SchemaCheck.LEGACY, "JSONRPCResultResponse", message));
-      violations.addAll(
-          SchemaCheck.violations(
-              SchemaCheck.LEGACY, expected.resultDefinition(), message.get("result")));
     }
   }
 
@@ -187,10 +196,13 @@ final class WireServer implements AutoCloseable {
     return modern("tools/call", members, "CallToolResult");
   }
 
-  /** Sends a request without modern {@code _meta} (the 2025 era), params as raw JSON or null. */
+  /**
+   * Sends a request without modern {@code _meta} (the legacy era), params as raw JSON or null. The
+   * response is checked against the schema of the version the last {@code initialize} negotiated.
+   */
   JsonNode legacy(String method, String params, String resultDefinition) {
     long id = nextId.getAndIncrement();
-    expect(id, SchemaCheck.LEGACY, resultDefinition);
+    expect(id, LEGACY_SESSION, resultDefinition);
     send(
         "{\"jsonrpc\":\"2.0\",\"id\":"
             + id

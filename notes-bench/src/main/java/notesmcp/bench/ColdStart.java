@@ -1,6 +1,7 @@
 package notesmcp.bench;
 
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * Cold start: spawn to the first {@code tools/list} reply (see {@link Session#open}), in a process
@@ -13,8 +14,8 @@ final class ColdStart {
   /**
    * @return the start-up time in nanoseconds, and a note if the server then did not exit cleanly
    */
-  static Sample measure(ServerSpec spec, Path stderrFile, String noteContent) {
-    try (Session session = Session.open(spec, stderrFile, noteContent)) {
+  static Sample measure(ServerSpec spec, Path stderrFile, String noteContent, Duration stall) {
+    try (Session session = Session.open(spec, stderrFile, noteContent, stall)) {
       return new Sample(session.coldStartNanos(), session.finish());
     }
   }

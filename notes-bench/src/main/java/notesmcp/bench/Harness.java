@@ -7,66 +7,70 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
+import org.HdrHistogram.Histogram;
 
 /**
- * The process-level benchmark: real server processes over stdio, ours beside the peers, in one run.
- * Each round starts every server (rotating the order, so no server always runs first or last while
- * the machine warms up or other work comes and goes), times its start-up, then sequential and
- * pipelined {@code read_note} calls in that same process, and reads its CPU time and peak memory
- * from {@code /proc}. Extra start-up-only processes and the one-shot clients follow; the soak runs
- * once per server at the end. Every reply is checked; a lost or wrong one stops the run with exit
- * code 1 (the partial report is still written).
+ * The process-level benchmark: real server processes over stdio, ours beside the floor and the
+ * TypeScript SDK v2 server, in one run. Each round starts every server (rotating the order, so no
+ * server always runs first or last while the machine warms up or other work comes and goes), times
+ * its start-up, then sequential and pipelined {@code read_note} calls in that same process, and
+ * reads its CPU time and peak memory. Extra start-up-only processes and the one-shot clients
+ * follow; the soak runs once per server at the end. Every reply is checked; a lost or wrong one
+ * from ours or the floor stops the run with exit code 1 (the partial report is still written).
  *
  * <p>Run it with {@code bench/run} (see bench/README.md). The report goes to stdout and to a file
  * under bench/results/; progress goes to stderr.
  */
 public final class Harness {
-  /** Exit codes: all good; the run stopped; a peer other than the reference failed. */
+  /** Exit codes: all good; the run stopped; a bad command line; a server other than ours failed. */
   static final int OK = 0;
 
   static final int STOPPED = 1;
+  static final int USAGE = 2;
   static final int PEER_FAILED = 3;
 
-  /** A failure of one of these voids every ratio: the run stops. */
-  private static final Set<String> ESSENTIAL =
-      Set.of(ServerCatalog.NOTES_MCP, ServerCatalog.TS_SDK_V2);
-
   private final BenchOptions options;
-  private final PrintStream progress = System.err;
+  private final PrintStream progress;
   private final Results results = new Results();
   private final Map<String, String> measuredProcess = new LinkedHashMap<>();
+  private final Map<String, ServerSpec> specs = new LinkedHashMap<>();
   private Path scratch;
   private String note;
-  private ServerCatalog catalog;
-  private Map<String, ServerSpec> specs;
 
-  private Harness(BenchOptions options) {
+  private Harness(BenchOptions options, PrintStream progress) {
     this.options = options;
+    this.progress = progress;
   }
 
   public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /** One run: the report on {@code out}, progress on {@code progress}; returns the exit code. */
+  static int run(String[] args, PrintStream out, PrintStream progress) {
     BenchOptions options;
     try {
       options = BenchOptions.parse(args);
     } catch (BenchOptions.UsageException e) {
-      if (e.getMessage() != null) {
-        System.err.println("notes-bench: " + e.getMessage());
-      }
-      System.err.println(BenchOptions.USAGE);
-      System.exit(e.getMessage() == null ? 0 : 2);
-      return;
+      progress.println("notes-bench: " + e.getMessage());
+      progress.print(BenchOptions.usage());
+      return USAGE;
     }
-    System.exit(new Harness(options).run());
+    if (options.help) {
+      out.print(BenchOptions.usage());
+      return OK;
+    }
+    return new Harness(options, progress).run(out);
   }
 
-  private int run() {
+  private int run(PrintStream out) {
     Machine machine = new Machine(options.repo);
     BenchFailure failure = null;
     try {
@@ -76,7 +80,8 @@ public final class Harness {
               + specs.keySet()
               + ", "
               + options.rounds
-              + " rounds; load average "
+              + (options.rounds == 1 ? " round" : " rounds")
+              + "; load average "
               + machine.loadAtStart
               + "; scratch "
               + scratch);
@@ -90,7 +95,9 @@ public final class Harness {
       }
       if (options.runs("soak")) {
         for (String name : options.soakServers) {
-          guarded(name, () -> soak(catalog.spec(name)));
+          if (specs.containsKey(name)) {
+            guarded(name, () -> soak(specs.get(name)));
+          }
         }
       }
     } catch (BenchFailure e) {
@@ -100,13 +107,12 @@ public final class Harness {
     results.note(
         measuredProcess.isEmpty()
             ? null
-            : "Measured processes (the pid's /proc/<pid>/comm after start-up): "
+            : "Measured processes (/proc/<pid>/comm after start-up, with any children): "
                 + measuredProcess
                 + ".");
-    String report =
-        new Report(options, machine, results, specs == null ? Map.of() : specs).render(failure);
-    System.out.print(report);
-    System.out.flush();
+    String report = new Report(options, machine, results, specs).render(failure);
+    out.print(report);
+    out.flush();
     Path file = write(report, machine);
     if (failure != null) {
       progress.println();
@@ -119,7 +125,7 @@ public final class Harness {
       progress.println();
       results
           .failures()
-          .forEach((name, why) -> progress.println("PEER FAILED: " + name + ": " + why));
+          .forEach((name, why) -> progress.println("SERVER FAILED: " + name + ": " + why));
       progress.println("server stderr files are kept in " + scratch);
       progress.println("report (the other servers are complete): " + file);
       return PEER_FAILED;
@@ -131,6 +137,7 @@ public final class Harness {
 
   /** A private copy of the sample workspace, and the servers' commands for it. */
   private void prepare() {
+    ServerCatalog catalog;
     try {
       scratch = Files.createTempDirectory("notes-bench-");
       Path workspace = Files.createDirectory(scratch.resolve("workspace"));
@@ -140,11 +147,10 @@ public final class Harness {
         }
       }
       note = Files.readString(workspace.resolve("notes.txt"), StandardCharsets.UTF_8);
-      catalog = new ServerCatalog(options.repo, workspace, options.budget());
+      catalog = new ServerCatalog(options, workspace);
     } catch (IOException e) {
       throw new BenchFailure("cannot prepare the workspace: " + e, e);
     }
-    specs = new LinkedHashMap<>();
     for (String name : options.servers) {
       specs.put(name, catalog.spec(name));
     }
@@ -157,11 +163,11 @@ public final class Harness {
    */
   private void prime(ServerSpec spec) {
     progress.println("  priming " + spec.name() + " (untimed)");
-    try (Session session = Session.open(spec, stderrFile(spec.name(), "prime"), note)) {
-      measuredProcess.put(spec.name(), ProcFs.command(session.server().pid()));
-      SequentialLatency.run(session, 0, options.quick ? 100 : 500);
-      PipelinedThroughput.run(session, options.quick ? 1000 : 5000);
-      results.note(session.finish());
+    try (Session session = open(spec, "prime")) {
+      measuredProcess.put(spec.name(), ProcFs.commands(session.server().handle()));
+      SequentialLatency.run(session, 0, 500);
+      PipelinedThroughput.run(session, 5000);
+      finish(session);
     }
   }
 
@@ -181,8 +187,9 @@ public final class Harness {
               name,
               () -> {
                 ColdStart.Sample sample =
-                    ColdStart.measure(specs.get(name), stderrFile(name, what), note);
+                    ColdStart.measure(specs.get(name), stderrFile(name, what), note, options.stall);
                 results.add(Metric.COLD_START, name, sample.nanos() / 1e6);
+                results.checked(name, 1);
                 results.note(sample.exitNote());
               });
         }
@@ -191,28 +198,31 @@ public final class Harness {
     if (options.runs("oneshot")) {
       for (int i = 0; i < options.oneShotRuns; i++) {
         for (String name : order) {
-          List<String> command = catalog.oneShot(name);
+          List<String> command = specs.get(name).oneShot();
           if (command != null) {
-            long nanos = OneShotClient.run(name, command, new ReplyCheck(name, note), scratch);
-            results.add(Metric.ONE_SHOT, name, nanos / 1e6);
-            progress.printf(Locale.ROOT, "  %-10s one-shot %.0f ms%n", name, nanos / 1e6);
+            guarded(name, () -> oneShot(name, command));
           }
         }
       }
     }
   }
 
+  private void oneShot(String name, List<String> command) {
+    long nanos = OneShotClient.run(name, command, new ReplyCheck(name, note), scratch);
+    results.add(Metric.ONE_SHOT, name, nanos / 1e6);
+    results.checked(name, 1);
+    progress.printf(Locale.ROOT, "  %-10s one-shot %.0f ms%n", name, nanos / 1e6);
+  }
+
   /** One process: cold start, sequential, pipelined, peak memory; one raw row. */
   private void callPhases(int round, String load, ServerSpec spec) {
     boolean cold = options.runs("cold");
-    boolean seq = options.runs("seq");
-    boolean pipe = options.runs("pipe");
-    if (!cold && !seq && !pipe) {
+    if (!cold && !options.runs("seq") && !options.runs("pipe")) {
       return;
     }
     String name = spec.name();
     List<String> cells = new ArrayList<>(List.of(Integer.toString(round + 1), load, name));
-    try (Session session = Session.open(spec, stderrFile(name, "r" + round), note)) {
+    try (Session session = open(spec, "r" + round)) {
       measure(session, cells);
     } catch (BenchFailure f) {
       cells.add("**FAILED** (see Notes)");
@@ -235,20 +245,18 @@ public final class Harness {
       samples.put(Metric.COLD_START, coldMs);
     }
     cells.add(options.runs("cold") ? format(coldMs) : "");
+    Histogram latency = null;
     if (options.runs("seq")) {
-      Stats latency = new Stats(SequentialLatency.run(session, options.warmup, options.seq));
-      samples.put(Metric.SEQ_P50, latency.median() / 1e3);
-      samples.put(Metric.SEQ_P90, latency.quantile(0.9) / 1e3);
-      samples.put(Metric.SEQ_P99, latency.quantile(0.99) / 1e3);
-      cells.add(format(latency.median() / 1e3));
-      cells.add(format(latency.quantile(0.9) / 1e3));
-      cells.add(format(latency.quantile(0.99) / 1e3));
+      latency = SequentialLatency.run(session, options.warmup, options.seq);
+      for (double percentile : new double[] {50, 90, 99, 99.9, 100}) {
+        cells.add(format(Results.micros(latency, percentile)));
+      }
     } else {
-      cells.addAll(List.of("", "", ""));
+      cells.addAll(Collections.nCopies(5, ""));
     }
     if (options.runs("pipe")) {
       PipelinedThroughput.Result r = PipelinedThroughput.run(session, options.pipelined);
-      double peakMib = ProcFs.statusBytes(session.server().pid(), "VmHWM") / 1024.0 / 1024.0;
+      double peakMib = ProcFs.statusBytes(session.server().handle(), "VmHWM") / 1024.0 / 1024.0;
       samples.put(Metric.THROUGHPUT, r.callsPerSecond());
       samples.put(Metric.CPU_PER_CALL, r.serverCpuMicrosPerCall());
       samples.put(Metric.CLIENT_CPU_PER_CALL, r.clientCpuMicrosPerCall());
@@ -259,18 +267,21 @@ public final class Harness {
       cells.add(format(r.clientCpuMicrosPerCall()));
       cells.add(format(peakMib));
     } else {
-      cells.addAll(List.of("", "", "", ""));
+      cells.addAll(Collections.nCopies(4, ""));
     }
+    finish(session);
     samples.forEach((metric, value) -> results.add(metric, name, value));
-    results.note(session.finish());
+    if (latency != null) {
+      results.addLatency(name, latency);
+    }
   }
 
   private void soak(ServerSpec spec) {
     progress.println("soak " + spec.name() + ": " + options.soak + " calls");
-    try (Session session = Session.open(spec, stderrFile(spec.name(), "soak"), note)) {
+    try (Session session = open(spec, "soak")) {
       Soak.Result result = Soak.run(session, options.soak, options.soakEvery);
+      finish(session);
       results.soak(spec.name(), result);
-      results.note(session.finish());
       progress.printf(
           Locale.ROOT,
           "  %s: VmRSS %s → %s MiB, flat %s%n",
@@ -281,9 +292,19 @@ public final class Harness {
     }
   }
 
+  private Session open(ServerSpec spec, String what) {
+    return Session.open(spec, stderrFile(spec.name(), what), note, options.stall);
+  }
+
+  /** Closes the session as a host does; every reply it got (and tools/list) was checked. */
+  private void finish(Session session) {
+    results.checked(session.server().name(), session.calls() + 1);
+    results.note(session.finish());
+  }
+
   /**
    * Runs one phase of one server, unless that server already failed. A failure of an essential
-   * server propagates (the run stops); another peer's is recorded and that peer is dropped.
+   * server propagates (the run stops); another's is recorded and that server is dropped.
    */
   private void guarded(String server, Runnable phase) {
     if (results.failed(server)) {
@@ -292,11 +313,12 @@ public final class Harness {
     try {
       phase.run();
     } catch (BenchFailure f) {
-      if (ESSENTIAL.contains(server)) {
+      if (ServerCatalog.ESSENTIAL.contains(server)) {
+        results.fail(server, f.getMessage());
         throw f;
       }
       results.fail(server, f.getMessage());
-      progress.println("PEER FAILED, dropped from the rest of the run: " + f.getMessage());
+      progress.println("SERVER FAILED, dropped from the rest of the run: " + f.getMessage());
     }
   }
 
@@ -306,24 +328,37 @@ public final class Harness {
 
   private static List<String> rotate(List<String> names, int by) {
     List<String> rotated = new ArrayList<>(names);
-    java.util.Collections.rotate(rotated, -(by % Math.max(1, names.size())));
+    Collections.rotate(rotated, -(by % Math.max(1, names.size())));
     return rotated;
   }
 
   private static String format(double value) {
-    return String.format(Locale.ROOT, value >= 100 ? "%.0f" : "%.1f", value);
+    return String.format(Locale.ROOT, value >= 100 ? "%,.0f" : "%.1f", value);
   }
 
+  /** The report, and beside it each server's latency histogram (HdrHistogram's .hgrm text). */
   private Path write(String report, Machine machine) {
     Path file =
         options.out != null
-            ? options.out
+            ? options.out.toAbsolutePath()
             : options.repo.resolve("bench/results").resolve(machine.stamp() + ".md");
     try {
-      if (file.toAbsolutePath().getParent() != null) {
-        Files.createDirectories(file.toAbsolutePath().getParent());
-      }
+      Files.createDirectories(file.getParent());
       Files.writeString(file, report, StandardCharsets.UTF_8);
+      Map<String, Histogram> latencies = results.latencies();
+      if (!latencies.isEmpty()) {
+        String base = file.getFileName().toString().replaceFirst("\\.md$", "");
+        Path folder = Files.createDirectories(file.resolveSibling(base + "-latency"));
+        for (Map.Entry<String, Histogram> entry : latencies.entrySet()) {
+          try (PrintStream hgrm =
+              new PrintStream(
+                  Files.newOutputStream(folder.resolve(entry.getKey() + ".hgrm")),
+                  false,
+                  StandardCharsets.UTF_8)) {
+            entry.getValue().outputPercentileDistribution(hgrm, 1000.0); // values in µs
+          }
+        }
+      }
       return file;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the report to " + file, e);

@@ -24,7 +24,7 @@ final class OneShotClient {
             .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
             .redirectOutput(out.toFile())
             .redirectError(err.toFile());
-    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    Programs.environment(builder, name);
     try {
       long start = System.nanoTime();
       Process process = builder.start();

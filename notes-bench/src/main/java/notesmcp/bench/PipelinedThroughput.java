@@ -8,14 +8,14 @@ import java.util.concurrent.ScheduledFuture;
 /**
  * Pipelined {@code tools/call read_note}: one thread writes all the requests as fast as the pipe
  * takes them while this thread reads the replies, in whatever order they come. Measures calls per
- * second from the first write to the last reply, and the server's CPU time over the same span (from
- * {@code /proc}, so threads, JIT and GC all count). Every id must come back exactly once.
+ * second from the first write to the last reply, and the server's CPU time over the same span (the
+ * whole process, so threads, JIT and GC all count). Every id must come back exactly once.
  */
 final class PipelinedThroughput {
   /**
    * @param calls the number of calls
    * @param wallNanos first write to last reply
-   * @param serverCpuNanos the server process's utime + stime over the phase
+   * @param serverCpuNanos the server process's user + system CPU time over the phase
    * @param clientCpuNanos the harness's own, to show it was not the bottleneck
    */
   record Result(int calls, long wallNanos, long serverCpuNanos, long clientCpuNanos) {
@@ -40,9 +40,9 @@ final class PipelinedThroughput {
     Writer writer = new Writer(session, first, calls);
     BitSet answered = new BitSet(calls);
     ScheduledFuture<?> watchdog =
-        server.watch("a pipelined run of " + calls + " calls", SequentialLatency.STALL);
+        server.watch("a pipelined run of " + calls + " calls", session.stall());
     try {
-      long cpuBefore = ProcFs.cpuNanos(server.pid());
+      long cpuBefore = ProcFs.cpuNanos(server.handle());
       long selfBefore = ProcFs.selfCpuNanos();
       long start = System.nanoTime();
       writer.start();
@@ -62,7 +62,7 @@ final class PipelinedThroughput {
         session.check().call(reply);
       }
       long wall = System.nanoTime() - start;
-      long cpu = ProcFs.cpuNanos(server.pid()) - cpuBefore;
+      long cpu = ProcFs.cpuNanos(server.handle()) - cpuBefore;
       long self = ProcFs.selfCpuNanos() - selfBefore;
       join(writer);
       if (writer.failure != null) {
@@ -117,7 +117,7 @@ final class PipelinedThroughput {
       OutputStream out = session.server().stdin();
       try {
         for (int i = 0; i < calls; i++) {
-          session.requests().writeCall(out, first + i);
+          Requests.writeCall(out, first + i);
         }
         out.flush();
       } catch (IOException e) {

@@ -17,6 +17,19 @@ final class Programs {
   }
 
   /**
+   * The environment of a server or client process: {@code JAVA_HOME} is this JVM's, so our launcher
+   * and any earlier build of it run on the harness's JDK; the app image gets no {@code JAVA_HOME}
+   * at all, so it runs on the runtime it bundles, as installed.
+   */
+  static void environment(ProcessBuilder builder, String server) {
+    if (server.equals(ServerCatalog.APP_IMAGE)) {
+      builder.environment().remove("JAVA_HOME");
+    } else {
+      builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    }
+  }
+
+  /**
    * The real python3 executable: a version manager's shim (pyenv) is a shell script that would add
    * its own start-up to the floor's.
    */

@@ -66,6 +66,9 @@ final class ReplyCheck {
     try {
       result = MAPPER.readTree(stdout);
     } catch (RuntimeException e) {
+      result = null;
+    }
+    if (result == null || !result.isObject()) { // nothing printed reads as a missing node
       throw new BenchFailure(server + ": the client printed no JSON result: " + cut(stdout));
     }
     JsonNode text = result.path("content").path(0).path("text");

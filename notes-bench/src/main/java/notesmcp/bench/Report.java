@@ -3,10 +3,12 @@ package notesmcp.bench;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
- * The run as Markdown: the machine, the settings, one table per metric (median, spreads, ratio to
- * ts-sdk-v2), the targets, the soak, the raw per-round rows and anything suspicious.
+ * The run as Markdown: the machine, the servers and settings, the targets, one table per metric
+ * (median, spreads, ratio to the reference measured in the same run), the sequential latency from
+ * every call, the soak, the replies checked, the raw per-round rows and anything suspicious.
  */
 final class Report {
   private static final double MIB = 1024.0 * 1024.0;
@@ -32,8 +34,11 @@ final class Report {
       line("");
     }
     for (Map.Entry<String, String> failed : results.failures().entrySet()) {
+      if (failure != null && failed.getValue().equals(failure.getMessage())) {
+        continue;
+      }
       line(
-          "> **PEER FAILED: "
+          "> **SERVER FAILED: "
               + failed.getKey()
               + "**, dropped from the rest of the run: "
               + firstLine(failed.getValue())
@@ -45,17 +50,21 @@ final class Report {
     machine();
     servers();
     settings();
+    targets();
     line("## Results");
     line("");
     line(
-        "Median of the samples; spreads: min–max and p25–p75 of the same samples;"
-            + " `× ts-sdk-v2` is this server's median ÷ ts-sdk-v2's, measured in the same run.");
+        "Median of the samples; spreads: min–max and p25–p75 of the same samples; the last column"
+            + " is this server's median ÷ the reference's, measured in the same run.");
     line("");
     for (Metric metric : Metric.values()) {
-      metric(metric);
+      if (!metric.isLatency()) {
+        metric(metric);
+      }
     }
-    targets();
+    latency();
     soak();
+    replies();
     rounds();
     notes(failure);
     return md.toString();
@@ -81,17 +90,26 @@ final class Report {
   private void servers() {
     line("## Servers");
     line("");
+    line(
+        "Every server speaks MCP 2026-07-28 here: `tools/list` and every call carry the"
+            + " per-request `_meta`; there is no handshake.");
+    line("");
     for (ServerSpec spec : specs.values()) {
       line(
           "- **"
               + spec.name()
               + "**: "
               + spec.description()
-              + (spec.era() == ServerSpec.Era.LEGACY
-                  ? ". Legacy era: its cold start is `initialize` + `notifications/initialized` +"
-                      + " `tools/list`, timed to the `tools/list` reply; calls carry no `_meta`."
-                  : ". Modern era: `tools/list` and every call carry 2026-07-28 `_meta`; no"
-                      + " handshake."));
+              + (spec.oneShot() == null
+                  ? ""
+                  : "; one-shot client: `" + String.join(" ", spec.oneShot()) + "`"));
+    }
+    if (options.appImage == null) {
+      line(
+          "- (no packaged app image in this run: bench/run measures one when target/dist/ holds it)");
+    }
+    if (options.beforeLauncher == null) {
+      line("- (no earlier build in this run: the one-shot client's target is not judged)");
     }
     line("");
   }
@@ -99,36 +117,98 @@ final class Report {
   private void settings() {
     line("## Settings");
     line("");
+    StringBuilder process = new StringBuilder();
+    if (options.runs("cold")) {
+      process.append("the cold start");
+    }
+    if (options.runs("seq")) {
+      process
+          .append(process.length() == 0 ? "" : ", ")
+          .append(options.warmup)
+          .append(" unrecorded + ")
+          .append(options.seq)
+          .append(" recorded sequential `read_note` calls (every round trip recorded in an")
+          .append(" HdrHistogram)");
+    }
+    if (options.runs("pipe")) {
+      process
+          .append(process.length() == 0 ? "" : ", ")
+          .append(options.pipelined)
+          .append(" pipelined calls, then VmHWM");
+    }
     line(
         "- "
-            + options.rounds
-            + " rounds; each round starts every server once (order rotated by one each round)"
-            + " and runs, in that one process: the cold start, "
-            + options.warmup
-            + " unrecorded + "
-            + options.seq
-            + " recorded sequential `read_note` calls, "
-            + options.pipelined
-            + " pipelined calls, then reads VmHWM.");
-    line(
-        "- Cold start also from "
-            + options.coldStarts
-            + " extra start-up-only processes per server per round; one-shot clients run "
-            + options.oneShotRuns
-            + " times each per round.");
-    line(
-        "- Soak: "
-            + options.soak
-            + " pipelined calls in one process per server, VmRSS sampled every "
-            + options.soakEvery
-            + " calls; flat = the second half's highest sample at most 2 MiB or 2 % above the"
-            + " first half's.");
+            + plural(options.rounds, "round")
+            + "; each round starts every server once (order rotated by one each round)"
+            + (process.length() == 0 ? "." : " and runs, in that one process: " + process + "."));
+    if (options.runs("cold")) {
+      line(
+          "- Cold start also from "
+              + plural(options.coldStarts, "extra start-up-only process")
+              + " per server per round.");
+    }
+    if (options.runs("oneshot")) {
+      line(
+          "- One-shot clients: "
+              + plural(options.oneShotRuns, "run")
+              + " of each per round, spawn to exit, the printed result checked.");
+    }
+    if (options.runs("soak")) {
+      line(
+          "- Soak: "
+              + options.soak
+              + " pipelined calls in one process per server, VmRSS sampled every "
+              + options.soakEvery
+              + " calls; flat = the second half's highest sample at most 2 MiB or 2 % above the"
+              + " first half's.");
+    }
     line(
         "- Phases: "
             + String.join(", ", BenchOptions.PHASES.stream().filter(options::runs).toList())
             + "; priming start per server: "
             + (options.prime ? "yes (untimed)" : "no")
-            + "; every reply checked (id, no error, `isError` false, the note's exact content).");
+            + "; every reply checked (id, no error, `isError` false, the note's exact content);"
+            + " a server silent for "
+            + options.stall.toSeconds()
+            + " s while replies are owed has lost them.");
+    line("");
+  }
+
+  private static String plural(long n, String what) {
+    return n + " " + what + (n == 1 ? "" : what.endsWith("s") ? "es" : "s");
+  }
+
+  private void targets() {
+    List<Targets.Row> rows = Targets.judge(results, List.copyOf(specs.keySet()), options);
+    if (rows.isEmpty()) {
+      return;
+    }
+    line("## Targets (issue 12), ours against the reference in this run");
+    line("");
+    line(
+        "Sequential percentiles are taken over every recorded call of all rounds; the other"
+            + " values are medians of the samples.");
+    line("");
+    line("| metric | server | value | reference | ratio | target | met |");
+    line("|---|---|---:|---:|---:|---|---|");
+    for (Targets.Row row : rows) {
+      line(
+          "| "
+              + row.what()
+              + " | "
+              + row.server()
+              + " | "
+              + row.value()
+              + " | "
+              + row.reference()
+              + " | "
+              + row.ratio()
+              + " | "
+              + row.target()
+              + " | "
+              + (row.met() == null ? "not judged" : row.met() ? "yes" : "**no**")
+              + " |");
+    }
     line("");
   }
 
@@ -146,15 +226,17 @@ final class Report {
     }
     line("### " + title + ", " + metric.unit);
     line("");
-    line("| server | median | min–max | p25–p75 | n | × ts-sdk-v2 |");
-    line("|---|---:|---:|---:|---:|---:|");
-    Double reference = median(metric, ServerCatalog.TS_SDK_V2);
+    boolean hasRatio = metric.reference != null;
+    line(
+        "| server | median | min–max | p25–p75 | n |"
+            + (hasRatio ? " × " + metric.reference + " |" : ""));
+    line("|---|---:|---:|---:|---:|" + (hasRatio ? "---:|" : ""));
+    Double reference = hasRatio ? results.value(metric, metric.reference) : null;
     for (String server : specs.keySet()) {
       List<Double> values = results.get(metric, server);
       if (values.isEmpty()) {
-        if (results.failed(server)
-            && (metric != Metric.ONE_SHOT || ServerCatalog.ONE_SHOT.contains(server))) {
-          line("| " + server + " | FAILED | | | 0 | |");
+        if (results.failed(server)) {
+          line("| " + server + " | FAILED | | | 0 |" + (hasRatio ? " |" : ""));
         }
         continue;
       }
@@ -174,55 +256,53 @@ final class Report {
               + number(metric, s.quantile(0.75))
               + " | "
               + s.count()
-              + " | "
-              + (reference == null ? "–" : ratio(s.median() / reference))
-              + " |");
+              + " |"
+              + (!hasRatio
+                  ? ""
+                  : " " + (reference == null ? "–" : ratio(s.median() / reference)) + " |"));
     }
     line("");
   }
 
-  private void targets() {
-    line("### Targets: notes-mcp against ts-sdk-v2 in this run");
-    line("");
-    line("| metric | notes-mcp | ts-sdk-v2 | ratio | target | met |");
-    line("|---|---:|---:|---:|---:|---|");
-    for (Metric metric : Metric.values()) {
-      if (metric.target == 0) {
-        continue;
-      }
-      Double ours = median(metric, ServerCatalog.NOTES_MCP);
-      Double theirs = median(metric, ServerCatalog.TS_SDK_V2);
-      if (ours == null || theirs == null || results.failed(ServerCatalog.NOTES_MCP)) {
-        continue;
-      }
-      double ratio = ours / theirs;
-      line(
-          "| "
-              + metric.title
-              + " | "
-              + number(metric, ours)
-              + " "
-              + metric.unit
-              + " | "
-              + number(metric, theirs)
-              + " "
-              + metric.unit
-              + " | "
-              + ratio(ratio)
-              + " | "
-              + metric.targetText
-              + " | "
-              + (metric.met(ratio) ? "yes" : "**no**")
-              + " |");
+  /** The sequential latency of every recorded call, all rounds pooled, and the per-round spread. */
+  private void latency() {
+    Map<String, Histogram> latencies = results.latencies();
+    if (latencies.isEmpty()) {
+      return;
     }
-    Soak.Result soak = results.soaks().get(ServerCatalog.NOTES_MCP);
-    if (soak != null) {
-      line(
-          "| RSS flat over the soak | "
-              + mib(soak.secondHalfGrowth())
-              + " MiB peak growth in the 2nd half | | | flat | "
-              + (soak.flat() ? "yes" : "**no**")
-              + " |");
+    line("### Sequential `tools/call read_note` round trip, µs (every recorded call)");
+    line("");
+    line(
+        "Percentiles of all rounds' calls pooled (HdrHistogram, 3 significant digits); × floor"
+            + " for p50 / p90 / p99; then the range of the per-round p99s.");
+    line("");
+    line(
+        "| server | calls | p50 | p90 | p99 | p99.9 | max | × floor (p50 / p90 / p99) | p99 per round |");
+    line("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (String server : specs.keySet()) {
+      Histogram h = latencies.get(server);
+      if (h == null) {
+        continue;
+      }
+      StringBuilder row = new StringBuilder("| " + server + " | " + count(h.getTotalCount()));
+      for (Metric m :
+          List.of(
+              Metric.SEQ_P50, Metric.SEQ_P90, Metric.SEQ_P99, Metric.SEQ_P999, Metric.SEQ_MAX)) {
+        row.append(" | ").append(number(m, results.value(m, server)));
+      }
+      StringBuilder ratios = new StringBuilder();
+      for (Metric m : List.of(Metric.SEQ_P50, Metric.SEQ_P90, Metric.SEQ_P99)) {
+        Double reference = results.value(m, ServerCatalog.FLOOR);
+        ratios.append(ratios.length() == 0 ? "" : " / ");
+        ratios.append(reference == null ? "–" : ratio(results.value(m, server) / reference));
+      }
+      Stats p99 = new Stats(results.get(Metric.SEQ_P99, server));
+      row.append(" | ").append(ratios);
+      row.append(" | ")
+          .append(number(Metric.SEQ_P99, p99.min()))
+          .append("–")
+          .append(number(Metric.SEQ_P99, p99.max()));
+      line(row.append(" |").toString());
     }
     line("");
   }
@@ -235,10 +315,10 @@ final class Report {
     line("### Soak: VmRSS over " + options.soak + " calls in one process, MiB");
     line("");
     line(
-        "| server | first sample | middle | end | 2nd-half peak growth | flat | VmHWM | × ts-sdk-v2"
+        "| server | first sample | middle | end | 2nd-half peak growth | flat | VmHWM | × floor"
             + " (VmHWM) | calls/s |");
     line("|---|---:|---:|---:|---:|---|---:|---:|---:|");
-    Soak.Result reference = soaks.get(ServerCatalog.TS_SDK_V2);
+    Soak.Result reference = soaks.get(ServerCatalog.FLOOR);
     for (Map.Entry<String, Soak.Result> entry : soaks.entrySet()) {
       Soak.Result r = entry.getValue();
       long[] rss = r.rssBytes();
@@ -268,10 +348,28 @@ final class Report {
       StringBuilder series = new StringBuilder();
       Soak.Result r = entry.getValue();
       for (int i = 0; i < r.rssBytes().length; i++) {
-        series.append(i == 0 ? "" : ", ").append(r.callsAt()[i] / 1000).append("k: ");
+        series.append(i == 0 ? "" : ", ").append(count(r.callsAt()[i])).append(": ");
         series.append(mib(r.rssBytes()[i]));
       }
       line("- " + entry.getKey() + " VmRSS (MiB) after n calls: " + series);
+    }
+    line("");
+  }
+
+  private void replies() {
+    line("### Replies checked");
+    line("");
+    line("| server | replies checked and right | lost or wrong |");
+    line("|---|---:|---|");
+    for (String server : specs.keySet()) {
+      line(
+          "| "
+              + server
+              + " | "
+              + count(results.checked(server))
+              + " | "
+              + (results.failed(server) ? "**yes**: the run's Notes say which" : "none")
+              + " |");
     }
     line("");
   }
@@ -284,9 +382,9 @@ final class Report {
     line("## Per round (raw)");
     line("");
     line(
-        "| round | load (1 min) | server | cold ms | seq p50 µs | p90 | p99 | calls/s | server CPU"
-            + " µs/call | harness CPU µs/call | VmHWM MiB |");
-    line("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+        "| round | load (1 min) | server | cold ms | seq p50 µs | p90 | p99 | p99.9 | max | calls/s"
+            + " | server CPU µs/call | harness CPU µs/call | VmHWM MiB |");
+    line("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     rows.forEach(this::line);
     line("");
   }
@@ -308,6 +406,9 @@ final class Report {
       line("");
     }
     for (Map.Entry<String, String> failed : failures.entrySet()) {
+      if (failure != null && failed.getValue().equals(failure.getMessage())) {
+        continue; // the failure that stopped the run, shown above
+      }
       line("**" + failed.getKey() + " failed** and took no further part in the run:");
       line("");
       line("```");
@@ -317,11 +418,6 @@ final class Report {
     }
     notes.forEach(note -> line("- " + note));
     line("");
-  }
-
-  private Double median(Metric metric, String server) {
-    List<Double> values = results.get(metric, server);
-    return values.isEmpty() ? null : new Stats(values).median();
   }
 
   static String number(Metric metric, double value) {
@@ -335,8 +431,19 @@ final class Report {
     return String.format(Locale.ROOT, "%.1f", bytes / MIB);
   }
 
-  private static String ratio(double ratio) {
+  static String ratio(double ratio) {
     return String.format(Locale.ROOT, "%.2f×", ratio);
+  }
+
+  static String count(long n) {
+    return String.format(Locale.ROOT, "%,d", n);
+  }
+
+  /** A bound as written in a target: 1.3, 1.05, 32. */
+  static String plain(double value) {
+    return value == Math.rint(value)
+        ? Long.toString((long) value)
+        : String.format(Locale.ROOT, "%s", value);
   }
 
   private static String join(List<String> args) {

@@ -1,129 +1,103 @@
 package notesmcp.bench;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
- * The servers the harness knows, built from the repository checkout: ours through the launcher
- * users run, and the peers from the interoperability fixtures. The reference for every ratio is
- * {@link #TS_SDK_V2}.
+ * The servers the harness knows: ours through the launcher users run (and, when given, the packaged
+ * app image and the program as it was before), the floor every ratio is taken against, the
+ * TypeScript SDK v2 server beside them, and any {@code --server NAME=COMMAND}.
  */
 final class ServerCatalog {
   static final String NOTES_MCP = "notes-mcp";
-  static final String TS_SDK_V2 = "ts-sdk-v2";
-  static final String JAVA_SDK = "java-sdk";
+  static final String APP_IMAGE = "app-image";
+  static final String BEFORE = "before";
   static final String FLOOR = "floor";
-  static final List<String> ALL = List.of(NOTES_MCP, TS_SDK_V2, JAVA_SDK, FLOOR);
+  static final String TS_SDK_V2 = "ts-sdk-v2";
+  static final List<String> BUILT_IN = List.of(NOTES_MCP, APP_IMAGE, BEFORE, FLOOR, TS_SDK_V2);
 
-  /** The servers with a one-shot client to compare (see {@link #oneShot}). */
-  static final List<String> ONE_SHOT = List.of(NOTES_MCP, TS_SDK_V2);
-
-  private final Path repo;
-  private final Path workspace;
-  private final long budget;
+  /** Ours, measured against the targets. */
+  static final List<String> OURS = List.of(NOTES_MCP, APP_IMAGE);
 
   /**
-   * @param budget the tool-call budget for servers that have one: far above any phase's calls
+   * A lost or wrong reply from one of these voids the run: it is ours, or it is the reference. Any
+   * other server that fails is dropped from the rest of the run, and the others finish.
    */
-  ServerCatalog(Path repo, Path workspace, long budget) {
-    this.repo = repo;
+  static final Set<String> ESSENTIAL = Set.of(NOTES_MCP, APP_IMAGE, FLOOR);
+
+  private static final String CALL_ARGS = "{\"path\":\"notes.txt\"}";
+
+  private final BenchOptions options;
+  private final Path workspace;
+
+  ServerCatalog(BenchOptions options, Path workspace) {
+    this.options = options;
     this.workspace = workspace;
-    this.budget = budget;
   }
 
   ServerSpec spec(String name) {
-    String root = workspace.toString();
+    Path repo = options.repo;
     switch (name) {
       case NOTES_MCP:
-        // The launcher execs java: the pid we get is the JVM's.
+        return launcher(
+            name,
+            repo.resolve("notes-mcp"),
+            "`./notes-mcp -serve -root W -max-calls N`: the launcher, which execs the JVM");
+      case APP_IMAGE:
+        return launcher(
+            name,
+            options.appImage,
+            "`" + options.appImage + " -serve -root W -max-calls N`: the packaged app image");
+      case BEFORE:
+        return launcher(
+            name,
+            options.beforeLauncher,
+            "the program as it was (" + options.beforeLabel + "), through its own launcher");
+      case FLOOR:
         return new ServerSpec(
             name,
-            List.of(
-                repo.resolve("notes-mcp").toString(),
-                "-serve",
-                "-root",
-                root,
-                "-max-calls",
-                Long.toString(budget)),
-            ServerSpec.Era.MODERN,
-            "`./notes-mcp -serve -root W -max-calls N` (the launcher: C1, SerialGC, CDS archive)");
+            List.of(Programs.python(), repo.resolve("bench/floor-server.py").toString(), root()),
+            "`python3 bench/floor-server.py W`: standard library only, one thread, no budget or"
+                + " limits; the reference of every ratio",
+            null);
       case TS_SDK_V2:
         return new ServerSpec(
             name,
             List.of(
                 "node",
                 repo.resolve("interop/ts-v2-server.mjs").toString(),
-                root,
+                root(),
                 "--max-calls",
-                Long.toString(budget)),
-            ServerSpec.Era.MODERN,
-            "`node interop/ts-v2-server.mjs W --max-calls N` (TypeScript SDK v2 2.4.0, serveStdio)");
-      case JAVA_SDK:
-        // No budget flag: the SDK peer has no call budget at all.
-        return new ServerSpec(
-            name,
-            List.of(
-                Programs.java(),
-                "-XX:TieredStopAtLevel=1",
-                "-XX:+UseSerialGC",
-                "-cp",
-                javaSdkClasspath(),
-                "notesmcp.app.interop.JavaSdkPeerServer",
-                root),
-            ServerSpec.Era.LEGACY,
-            "`java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp ... JavaSdkPeerServer W` (Java SDK"
-                + " 2.1.0, legacy era only: initialize first)");
-      case FLOOR:
-        return new ServerSpec(
-            name,
-            List.of(Programs.python(), repo.resolve("bench/floor-server.py").toString(), root),
-            ServerSpec.Era.MODERN,
-            "`python3 bench/floor-server.py W` (standard library only; no budget, limits or"
-                + " threads)");
+                Long.toString(options.budget())),
+            "`node interop/ts-v2-server.mjs W --max-calls N`: TypeScript SDK v2, serveStdio",
+            List.of("node", repo.resolve("interop/ts-v2-call.mjs").toString(), root()));
       default:
-        throw new IllegalArgumentException(
-            "unknown server " + name + "; known: " + String.join(", ", ALL));
-    }
-  }
-
-  /** The one-shot client commands: ours, and the TS SDK v2 client spawning the TS server. */
-  List<String> oneShot(String name) {
-    switch (name) {
-      case NOTES_MCP:
-        return List.of(
-            repo.resolve("notes-mcp").toString(),
-            "-root",
-            workspace.toString(),
-            "-tool",
-            "read_note",
-            "-args",
-            "{\"path\":\"notes.txt\"}");
-      case TS_SDK_V2:
-        return List.of(
-            "node", repo.resolve("interop/ts-v2-call.mjs").toString(), workspace.toString());
-      default:
-        return null;
-    }
-  }
-
-  /** Written by the build (maven-dependency-plugin): the SDK and the notes-app test-jar. */
-  private String javaSdkClasspath() {
-    Path file = repo.resolve("notes-bench/target/java-sdk-peer.classpath");
-    try {
-      List<String> entries = new ArrayList<>();
-      for (String entry : Files.readString(file, StandardCharsets.UTF_8).trim().split(":")) {
-        if (!entry.isEmpty()) {
-          entries.add(entry);
+        List<String> command = options.custom.get(name);
+        if (command == null) {
+          throw new IllegalArgumentException("unknown server " + name);
         }
-      }
-      return String.join(":", entries);
-    } catch (IOException e) {
-      throw new BenchFailure(
-          "no " + file + "; build first: mvn -B -q -ntp package -DskipTests (" + e + ")");
+        List<String> words = new ArrayList<>();
+        for (String word : command) {
+          words.add(
+              word.replace("{root}", root()).replace("{budget}", Long.toString(options.budget())));
+        }
+        return new ServerSpec(name, words, "`" + String.join(" ", command) + "` (--server)", null);
     }
+  }
+
+  /** A notes-mcp executable: served with a budget above any phase, and its one-shot client. */
+  private ServerSpec launcher(String name, Path executable, String description) {
+    String exe = executable.toString();
+    return new ServerSpec(
+        name,
+        List.of(exe, "-serve", "-root", root(), "-max-calls", Long.toString(options.budget())),
+        description,
+        List.of(exe, "-root", root(), "-tool", "read_note", "-args", CALL_ARGS));
+  }
+
+  private String root() {
+    return workspace.toString();
   }
 }

@@ -52,8 +52,7 @@ final class ServerProcess implements AutoCloseable {
   /** Starts {@code command}; stderr goes to {@code stderrFile}. */
   static ServerProcess start(String name, List<String> command, Path stderrFile) {
     ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderrFile.toFile());
-    // Every Java program (our launcher included) runs on the harness's own JDK.
-    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    Programs.environment(builder, name);
     try {
       return new ServerProcess(name, builder.start(), stderrFile);
     } catch (IOException e) {
@@ -61,8 +60,9 @@ final class ServerProcess implements AutoCloseable {
     }
   }
 
-  long pid() {
-    return process.pid();
+  /** The server process, for its CPU time and memory (see {@link ProcFs}). */
+  ProcessHandle handle() {
+    return process.toHandle();
   }
 
   String name() {

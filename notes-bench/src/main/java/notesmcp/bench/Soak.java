@@ -58,14 +58,14 @@ final class Soak {
     int samples = Math.max(1, calls / every);
     long[] callsAt = new long[samples];
     long[] rss = new long[samples];
-    long pid = session.server().pid();
+    ProcessHandle process = session.server().handle();
     long start = System.nanoTime();
     for (int i = 0; i < samples; i++) {
       PipelinedThroughput.run(session, every);
       callsAt[i] = session.calls();
-      rss[i] = ProcFs.statusBytes(pid, "VmRSS");
+      rss[i] = ProcFs.statusBytes(process, "VmRSS");
     }
     double perSecond = (double) samples * every * 1e9 / (System.nanoTime() - start);
-    return new Result(callsAt, rss, ProcFs.statusBytes(pid, "VmHWM"), perSecond);
+    return new Result(callsAt, rss, ProcFs.statusBytes(process, "VmHWM"), perSecond);
   }
 }

@@ -260,7 +260,8 @@ public final class Approvals {
 
   /** Whether D is this proposal's note: see the class comment. */
   private boolean holdsThisNote(Proposal proposal) throws IOException {
-    return workspace.holdsExactly(proposal.path(), proposal.bytes(), tempOf(proposal));
+    return workspace.holdsExactly(
+        proposal.path(), proposal.bytes(), tempOf(proposal).getFileName().toString());
   }
 
   private Path tempOf(Proposal proposal) {

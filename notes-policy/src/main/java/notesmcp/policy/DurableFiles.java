@@ -7,12 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Arrays;
-import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 
@@ -84,45 +81,5 @@ final class DurableFiles {
     try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
       channel.force(true);
     }
-  }
-
-  /**
-   * The bytes of the regular file {@code file}, or null when it holds more than {@code max}. Read
-   * as {@link Workspace} reads notes: inspected and opened without following links, and the file
-   * opened must be the file inspected.
-   *
-   * @throws IOException also when {@code file} is not a regular file
-   */
-  static byte[] readRegular(Path file, int max) throws IOException {
-    BasicFileAttributes before = Files.readAttributes(file, BasicFileAttributes.class, NO_FOLLOW);
-    if (!before.isRegularFile()) {
-      throw new IOException(file.getFileName() + " is not a regular file");
-    }
-    if (before.size() > max) {
-      return null;
-    }
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, NO_FOLLOW)) {
-      BasicFileAttributes opened = Files.readAttributes(file, BasicFileAttributes.class, NO_FOLLOW);
-      if (!Objects.equals(opened.fileKey(), before.fileKey())) {
-        throw new IOException(file.getFileName() + " changed while it was being opened");
-      }
-      // One byte more than the size seen, so a file that grew meanwhile is noticed, not cut short.
-      ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(max + 1L, before.size() + 1));
-      while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
-        // keep reading to the end, or one byte past what was expected
-      }
-      if (buffer.position() > max) {
-        return null;
-      }
-      if (!buffer.hasRemaining()) {
-        throw new IOException(file.getFileName() + " grew while it was being read");
-      }
-      return Arrays.copyOf(buffer.array(), buffer.position());
-    }
-  }
-
-  /** The number of hard links to {@code file}, not following a link. */
-  static int linkCount(Path file) throws IOException {
-    return ((Number) Files.getAttribute(file, "unix:nlink", NO_FOLLOW)).intValue();
   }
 }

@@ -51,6 +51,11 @@ public final class PolicyFile {
     } catch (IOException e) {
       throw new Invalid(file, "cannot be read (" + FileProblem.describe(e) + ")");
     }
+    return parse(file, bytes);
+  }
+
+  /** Reads the policy in {@code bytes}, the contents of {@code file} (named in every message). */
+  static Policy parse(Path file, byte[] bytes) throws Invalid {
     Policy defaults = Policy.defaults();
     List<String> readable = values(defaults.readable());
     List<String> proposable = values(defaults.proposable());

@@ -77,40 +77,42 @@ public final class ProposalDirectory {
 
   private final Path dir;
   private final long uid;
+  private final Folder folder;
   private final ReentrantLock inProcess = new ReentrantLock();
 
-  private ProposalDirectory(Path dir, long uid) {
+  private ProposalDirectory(Path dir, long uid, Folder folder) {
     this.dir = dir;
     this.uid = uid;
+    this.folder = folder;
   }
 
   /**
    * Opens {@code dir}, creating it (and any missing parent) {@code 0700} if it is missing. "DIR
    * must be outside the workspace and must not be group- or world-writable; otherwise startup fails
    * with a clear message"; "decided on real paths (links resolved)"; "DIR must be owned by the user
-   * ... (its parents are not checked)" (approvals issue).
+   * ... (its parents are not checked)" (approvals issue). CONTRACT §5: "a -proposals DIR that is,
+   * or would resolve to, a place inside the workspace is refused without creating any folder":
+   * where it would be is decided first ({@link PlannedFolder#realPathOf}), and only then is
+   * anything created.
+   *
+   * @throws Posix.Unavailable if the native library is missing (not wrapped: the program is broken)
    */
-  public static ProposalDirectory open(Path dir, Workspace workspace) throws Unusable {
+  public static ProposalDirectory open(Path dir, Workspace workspace)
+      throws Unusable, Posix.Unavailable {
     try {
-      if (Files.notExists(dir, NO_FOLLOW)) {
+      Path planned = PlannedFolder.realPathOf(dir);
+      refuseInside(dir, planned, workspace);
+      if (Files.notExists(planned, NO_FOLLOW)) {
         // Missing parents too (like mkdir -p), and each one private: nothing else goes in them.
         Files.createDirectories(
-            dir,
+            planned,
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
       }
-      Path real = dir.toRealPath();
+      Path real = planned.toRealPath(); // the name as given may hold "missing/.."
       if (!Files.isDirectory(real)) {
         throw new Unusable(dir, "is not a directory");
       }
-      if (real.startsWith(workspace.root())) {
-        throw new Unusable(
-            dir,
-            "is inside the workspace "
-                + workspace.root()
-                + " (as "
-                + real
-                + "); keep proposals outside it");
-      }
+      refuseInside(dir, real, workspace);
       long me = new UnixSystem().getUid();
       long owner = ((Number) Files.getAttribute(real, "unix:uid")).longValue();
       if (owner != me) {
@@ -126,9 +128,23 @@ public final class ProposalDirectory {
                 + "); run: chmod go-w "
                 + real);
       }
-      return new ProposalDirectory(real, me);
+      return new ProposalDirectory(real, me, Folder.open(real));
+    } catch (Posix.Unavailable e) {
+      throw e;
     } catch (IOException e) {
       throw new Unusable(dir, "cannot be used (" + FileProblem.describe(e) + ")");
+    }
+  }
+
+  private static void refuseInside(Path dir, Path real, Workspace workspace) throws Unusable {
+    if (real.startsWith(workspace.root())) {
+      throw new Unusable(
+          dir,
+          "is inside the workspace "
+              + workspace.root()
+              + " (as "
+              + real
+              + "); keep proposals outside it");
     }
   }
 
@@ -200,16 +216,13 @@ public final class ProposalDirectory {
    * @throws NoSuchFileException if there is none
    */
   Recorded load(String id) throws IOException {
-    Path record = dir.resolve(id + RECORD);
-    long owner = ((Number) Files.getAttribute(record, "unix:uid", NO_FOLLOW)).longValue();
-    int mode = ((Number) Files.getAttribute(record, "unix:mode", NO_FOLLOW)).intValue();
-    if (owner != uid || (mode & 0022) != 0) {
-      return new Recorded.Damaged(
-          id, "record is not owner-only (someone else could have changed it)");
-    }
     byte[] bytes;
-    try {
-      bytes = DurableFiles.readRegular(record, MAX_RECORD_BYTES);
+    try (OpenedFile record = folder.open(id + RECORD)) {
+      if (record.owner() != uid || (record.permissions() & 0022) != 0) {
+        return new Recorded.Damaged(
+            id, "record is not owner-only (someone else could have changed it)");
+      }
+      bytes = record.readAll(MAX_RECORD_BYTES);
     } catch (NoSuchFileException e) {
       throw e;
     } catch (IOException e) {

@@ -15,7 +15,9 @@ import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.ObjectWriteContext;
+import tools.jackson.core.SerializableString;
 import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.io.CharacterEscapes;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.json.JsonWriteFeature;
 
@@ -43,7 +45,31 @@ final class RecordFormat {
       JsonFactory.builder()
           .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
           .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
+          .characterEscapes(new EscapeDelete())
           .build();
+
+  /**
+   * JSON's own escapes, and DEL too: it is ASCII, so {@code ESCAPE_NON_ASCII} would let it through
+   * raw, but it is a control character like those below U+0020 (found by RecordFormatFuzzTest).
+   */
+  private static final class EscapeDelete extends CharacterEscapes {
+    private static final long serialVersionUID = 1L;
+    private final int[] escapes = standardAsciiEscapesForJSON();
+
+    EscapeDelete() {
+      escapes[0x7f] = ESCAPE_STANDARD;
+    }
+
+    @Override
+    public int[] getEscapeCodesForAscii() {
+      return escapes;
+    }
+
+    @Override
+    public SerializableString getEscapeSequence(int ch) {
+      return null;
+    }
+  }
 
   private RecordFormat() {}
 

@@ -3,7 +3,6 @@ package notesmcp.policy;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
@@ -11,52 +10,46 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
-import java.util.Map;
-import java.util.Objects;
 
 /**
  * The workspace folder, chosen at launch by trusted configuration, and the only code that touches
  * files in it for the tools. It reads; it never writes (only {@link Approvals} creates a note).
  *
- * <p>A note is read only when it is a regular file with one hard link, inspected without following
- * links; it is opened with {@code O_NOFOLLOW}, and the file opened must be the file inspected (same
- * device and inode), so a swap between the check and the open is refused. A FIFO is refused from
- * its attributes, before any open that could block. Size and UTF-8 are checked on the bytes
- * (CONTRACT §3). Thread-safe: it holds no mutable state.
+ * <p>The root is resolved to its real path and opened once, by descriptor, at start-up ({@link
+ * Folder}); every note is then looked up relative to that descriptor. A note is read by {@link
+ * Folder#open}: inspected without following links, opened with {@code O_NONBLOCK|O_NOFOLLOW}, and
+ * read only when the descriptor itself is a regular file with one hard link, the same file (device
+ * and inode) that the name showed, at most the size limit, and valid UTF-8 (CONTRACT §3: the checks
+ * hold "for the file actually opened"). Thread-safe: it holds no mutable state.
  */
 public final class Workspace {
-  private static final LinkOption[] NO_FOLLOW = {LinkOption.NOFOLLOW_LINKS};
-  private static final String INSPECTED = "unix:mode,nlink,size,fileKey";
-  private static final int S_IFMT = 0170000;
-  private static final int S_IFREG = 0100000;
-  private static final int S_IFLNK = 0120000;
-  private static final int S_IFDIR = 0040000;
-
   private final Path root;
+  private final Folder folder;
 
-  private Workspace(Path root) {
+  private Workspace(Path root, Folder folder) {
     this.root = root;
+    this.folder = folder;
   }
 
   /**
-   * Opens the workspace at {@code root}, resolved to its real path once, at start-up.
+   * Opens the workspace at {@code root}, resolved to its real path and opened once, at start-up.
    *
+   * @throws Posix.Unavailable if the native library is missing: nothing can be read safely
    * @throws IOException if it does not exist or is not a directory
    */
   public static Workspace at(Path root) throws IOException {
+    Posix.require();
     Path real = root.toRealPath();
     if (!Files.isDirectory(real)) {
       throw new IOException(root + " is not a directory");
     }
-    return new Workspace(real);
+    return new Workspace(real, Folder.open(real));
   }
 
+  /** The root's real path, as resolved at start-up; the folder itself is held by descriptor. */
   public Path root() {
     return root;
   }
@@ -69,7 +62,7 @@ public final class Workspace {
   /** Whether the note exists as a regular file (links are not followed). */
   boolean isRegularFile(NoteName name) {
     try {
-      return attributes(name).isRegularFile();
+      return OpenedFile.isRegular(folder.attributesOf(name.value()));
     } catch (IOException e) {
       return false;
     }
@@ -77,41 +70,38 @@ public final class Workspace {
 
   /** Whether anything at all, even a dangling link, occupies the note's name. */
   boolean isOccupied(NoteName name) {
-    // notExists is false both when the name is taken and when that cannot be told: refuse both.
-    return !Files.notExists(fileOf(name), NO_FOLLOW);
-  }
-
-  private BasicFileAttributes attributes(NoteName name) throws IOException {
-    return Files.readAttributes(fileOf(name), BasicFileAttributes.class, NO_FOLLOW);
+    try {
+      folder.attributesOf(name.value());
+      return true;
+    } catch (NoSuchFileException e) {
+      return false;
+    } catch (IOException e) {
+      return true; // it cannot be told: refuse as if taken
+    }
   }
 
   /**
    * Whether the note is exactly {@code bytes}: a regular file (links not followed) with one hard
-   * link, or two when the other one is {@code alsoLinkedAs} (the same inode). Anything else at the
-   * name, or nothing, is not.
+   * link, or two when the other one is {@code alsoLinkedAs}, a name in the workspace (the same
+   * inode). Anything else at the name, or nothing, is not.
    */
-  boolean holdsExactly(NoteName name, byte[] bytes, Path alsoLinkedAs) throws IOException {
-    BasicFileAttributes note;
-    try {
-      note = attributes(name);
-    } catch (NoSuchFileException e) {
+  boolean holdsExactly(NoteName name, byte[] bytes, String alsoLinkedAs) throws IOException {
+    try (OpenedFile note = folder.open(name.value())) {
+      int links = note.links();
+      if (links > 2 || (links == 2 && !isSameFile(note, alsoLinkedAs))) {
+        return false;
+      }
+      byte[] held = note.readAll(bytes.length);
+      return held != null && Arrays.equals(held, bytes);
+    } catch (NoSuchFileException | Folder.NotRegularFile | Folder.ChangedWhileOpening e) {
       return false;
     }
-    if (!note.isRegularFile()) {
-      return false;
-    }
-    int links = linkCount(fileOf(name));
-    if (links > 2 || (links == 2 && !isSameFile(note, alsoLinkedAs))) {
-      return false;
-    }
-    byte[] held = DurableFiles.readRegular(fileOf(name), bytes.length);
-    return held != null && Arrays.equals(held, bytes);
   }
 
-  private static boolean isSameFile(BasicFileAttributes note, Path other) throws IOException {
+  private boolean isSameFile(OpenedFile note, String other) throws IOException {
     try {
-      BasicFileAttributes that = Files.readAttributes(other, BasicFileAttributes.class, NO_FOLLOW);
-      return that.isRegularFile() && Objects.equals(that.fileKey(), note.fileKey());
+      long[] that = folder.attributesOf(other);
+      return OpenedFile.isRegular(that) && note.isSameFileAs(that);
     } catch (NoSuchFileException e) {
       return false;
     }
@@ -126,15 +116,8 @@ public final class Workspace {
 
   /** Reads a note of at most {@code maxBytes} bytes of UTF-8. */
   Read read(NoteName name, int maxBytes) {
-    Path file = fileOf(name);
-    try {
-      // One lstat for the kind, the links, the size and the identity of the file.
-      Map<String, Object> before = Files.readAttributes(file, INSPECTED, NO_FOLLOW);
-      String kind = kindUnlessRegular((Integer) before.get("mode"));
-      if (kind != null) {
-        return new Unreadable(name + " is " + kind + ", not a regular file");
-      }
-      int links = (Integer) before.get("nlink");
+    try (OpenedFile note = folder.open(name.value())) {
+      int links = note.links();
       if (links != 1) {
         return new Unreadable(
             name
@@ -143,31 +126,23 @@ public final class Workspace {
                 + " hard links; a note must have exactly one"
                 + " (another link may lead outside the workspace)");
       }
-      long size = (Long) before.get("size");
-      if (size > maxBytes) {
-        return tooLarge(name, size, maxBytes);
+      if (note.size() > maxBytes) {
+        return tooLarge(name, note.size(), maxBytes);
       }
-      try (FileChannel channel =
-          FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-        if (!Objects.equals(attributes(name).fileKey(), before.get("fileKey"))) {
-          return new Unreadable(name + " changed while it was being opened; try again");
-        }
-        ByteBuffer bytes = ByteBuffer.allocate(maxBytes + 1);
-        while (bytes.hasRemaining() && channel.read(bytes) >= 0) {
-          // keep reading: one byte past the bound is enough to know it is too large
-        }
-        if (!bytes.hasRemaining()) {
-          return tooLarge(name, Math.max(channel.size(), maxBytes + 1L), maxBytes);
-        }
-        bytes.flip();
-        return decode(name, bytes);
+      // One byte past the bound is enough to know it is too large (it may grow after the fstat).
+      byte[] bytes = new byte[maxBytes + 1];
+      int length = note.read(bytes);
+      if (length > maxBytes) {
+        return tooLarge(name, Math.max(note.size(), length), maxBytes);
       }
+      return decode(name, bytes, length);
+    } catch (Folder.NotRegularFile | Folder.ChangedWhileOpening e) {
+      return new Unreadable(e.getMessage());
     } catch (NoSuchFileException e) {
       return new Unreadable(name + " does not exist in the workspace");
     } catch (AccessDeniedException e) {
       return new Unreadable(name + " cannot be read: permission denied");
     } catch (FileSystemException e) {
-      // ELOOP from O_NOFOLLOW, when a link appeared after the check, lands here too.
       String reason = e.getReason() == null ? "file system error" : e.getReason();
       return new Unreadable(name + " cannot be read: " + reason);
     } catch (IOException e) {
@@ -175,33 +150,16 @@ public final class Workspace {
     }
   }
 
-  private static int linkCount(Path file) throws IOException {
-    return (Integer) Files.getAttribute(file, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
-  }
-
-  /** What a file is when it is not a regular file, from the type bits of its mode. */
-  private static String kindUnlessRegular(int mode) {
-    switch (mode & S_IFMT) {
-      case S_IFREG:
-        return null;
-      case S_IFLNK:
-        return "a symbolic link (links are never followed)";
-      case S_IFDIR:
-        return "a directory";
-      default:
-        return "a special file (FIFO, socket or device)";
-    }
-  }
-
   private static Unreadable tooLarge(NoteName name, long size, int maxBytes) {
     return new Unreadable(name + " is " + size + " bytes; the limit is " + maxBytes + " bytes");
   }
 
-  private static Read decode(NoteName name, ByteBuffer bytes) {
-    if (isAscii(bytes)) {
+  private static Read decode(NoteName name, byte[] array, int length) {
+    if (isAscii(array, length)) {
       // Plain ASCII is valid UTF-8 as it stands: no decoder needed.
-      return new Text(new String(bytes.array(), 0, bytes.limit(), StandardCharsets.US_ASCII));
+      return new Text(new String(array, 0, length, StandardCharsets.US_ASCII));
     }
+    ByteBuffer bytes = ByteBuffer.wrap(array, 0, length);
     CharsetDecoder utf8 =
         StandardCharsets.UTF_8
             .newDecoder()
@@ -215,9 +173,8 @@ public final class Workspace {
     return new Text(text.flip().toString());
   }
 
-  private static boolean isAscii(ByteBuffer bytes) {
-    byte[] array = bytes.array();
-    for (int i = 0; i < bytes.limit(); i++) {
+  private static boolean isAscii(byte[] array, int length) {
+    for (int i = 0; i < length; i++) {
       if (array[i] < 0) {
         return false;
       }

@@ -51,7 +51,7 @@ class ApprovalsTest {
     assertThat(Files.readAllBytes(note)).isEqualTo(CONTENT.getBytes(StandardCharsets.UTF_8));
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(note)))
         .isEqualTo("rw-------");
-    assertThat(DurableFiles.linkCount(note)).isEqualTo(1);
+    assertThat(Files.getAttribute(note, "unix:nlink")).isEqualTo(1);
     assertThat(workspaceNames()).containsExactly("draft.txt", "notes.txt");
     assertThat(folders.approvals().pending()).isEmpty();
     assertThat(folders.notes.execute("read_note", "{\"path\":\"draft.txt\"}", () -> false))
@@ -209,7 +209,7 @@ class ApprovalsTest {
         .containsExactly(
             "completed the interrupted commit of " + id + ": " + folders.note("draft.txt"));
     assertThat(workspaceNames()).containsExactly("draft.txt", "notes.txt");
-    assertThat(DurableFiles.linkCount(folders.note("draft.txt"))).isEqualTo(1);
+    assertThat(Files.getAttribute(folders.note("draft.txt"), "unix:nlink")).isEqualTo(1);
     assertThat(folders.approvals().pending()).isEmpty();
     assertThat(folders.approvals().approve(id, sha256(CONTENT)))
         .isEqualTo(new Refused("proposal " + id + " is already committed; nothing changed"));

@@ -64,6 +64,13 @@ class NotesTest {
   }
 
   @Test
+  void onlyProposingRecordsAnything() {
+    assertThat(notes.tools())
+        .extracting(ToolDefinition::readOnly)
+        .containsExactly(true, true, false);
+  }
+
+  @Test
   void listNotesSchemaTakesNoArguments() {
     ObjectNode schema = schemaOf("list_notes");
 

@@ -62,6 +62,59 @@ class ProposalDirectoryTest {
   }
 
   @Test
+  void aFolderThatWouldBeInsideTheWorkspaceIsRefusedBeforeAnythingIsCreated() throws Exception {
+    Path root = Files.createDirectories(dir.resolve("w"));
+    Workspace workspace = Workspace.at(root);
+    Files.createSymbolicLink(dir.resolve("link"), root);
+    Files.createDirectory(dir.resolve("out"));
+
+    for (String spelled :
+        List.of("w/new/sub", "link/new/sub", "out/../w/new", "missing/../link/new", "w/new/..")) {
+      Path proposals = dir.resolve(spelled);
+      assertThatThrownBy(() -> ProposalDirectory.open(proposals, workspace))
+          .as(spelled)
+          .isInstanceOf(ProposalDirectory.Unusable.class)
+          .hasMessageContaining(": is inside the workspace " + root.toRealPath());
+    }
+    assertThat(Files.list(root)).isEmpty();
+    assertThat(Files.list(dir).map(p -> p.getFileName().toString()))
+        .containsExactlyInAnyOrder("w", "link", "out");
+  }
+
+  @Test
+  void aLinkThatLeadsNowhereIsRefusedAndNotCreatedThrough() throws Exception {
+    Path root = Files.createDirectories(dir.resolve("w"));
+    Path dangling = Files.createSymbolicLink(dir.resolve("dangling"), root.resolve("new"));
+
+    assertThatThrownBy(() -> ProposalDirectory.open(dangling.resolve("sub"), Workspace.at(root)))
+        .isInstanceOf(ProposalDirectory.Unusable.class)
+        .hasMessageStartingWith("-proposals " + dangling.resolve("sub") + ": cannot be used");
+    assertThat(Files.list(root)).isEmpty();
+  }
+
+  @Test
+  void aRecordIsJudgedByItsOpenedDescriptor() throws Exception {
+    Folders folders = new Folders(dir);
+    String writable = folders.propose("draft.txt", "one");
+    String fifo = folders.propose("todo.txt", "two");
+    Files.setPosixFilePermissions(
+        folders.record(writable), PosixFilePermissions.fromString("rw-rw-rw-"));
+    Files.delete(folders.record(fifo));
+    Process mkfifo = new ProcessBuilder("mkfifo", folders.record(fifo).toString()).start();
+    assertThat(mkfifo.waitFor()).isZero();
+
+    assertThat(folders.approvals().pending())
+        .containsExactlyInAnyOrder(
+            new Recorded.Damaged(
+                writable, "record is not owner-only (someone else could have changed it)"),
+            new Recorded.Damaged(
+                fifo,
+                "record cannot be read safely ("
+                    + fifo
+                    + ".json is a special file (FIFO, socket or device), not a regular file)"));
+  }
+
+  @Test
   void aGroupOrWorldWritableFolderIsRefused() throws Exception {
     Workspace workspace = Workspace.at(Files.createDirectories(dir.resolve("w")));
     Path shared = Files.createDirectory(dir.resolve("shared"));

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
@@ -24,8 +25,11 @@ import tools.jackson.databind.json.JsonMapper;
  * were actually talked to.
  */
 final class Interop {
-  /** What one whole client run may take: JVM and Node start-ups plus a few round trips. */
-  static final Duration TIMEOUT = Duration.ofSeconds(30);
+  /**
+   * What one whole client run may take: JVM and Node start-ups plus a few round trips (a Spring
+   * Boot start, or four Inspector CLI runs, on a loaded 2-core machine). A liveness bound only.
+   */
+  static final Duration TIMEOUT = Duration.ofSeconds(90);
 
   static final String NOTES_TEXT =
       "Interop fixture: notes.txt, read through an official SDK.\n"
@@ -58,15 +62,17 @@ final class Interop {
     Path interop = repo().resolve("interop");
     for (String pkg :
         List.of(
-            "@modelcontextprotocol/client",
-            "@modelcontextprotocol/server",
-            "@modelcontextprotocol/sdk")) {
-      if (!Files.isRegularFile(
-          interop.resolve("node_modules").resolve(pkg).resolve("package.json"))) {
+            "node_modules/@modelcontextprotocol/client",
+            "node_modules/@modelcontextprotocol/server",
+            "node_modules/@modelcontextprotocol/sdk",
+            "node_modules/@modelcontextprotocol/inspector",
+            "node_modules/@ai-sdk/mcp",
+            "vercel-ai-4/node_modules/ai")) {
+      if (!Files.isRegularFile(interop.resolve(pkg).resolve("package.json"))) {
         throw new IllegalStateException(
-            "interop/node_modules/"
+            "interop/"
                 + pkg
-                + " is missing: the official TypeScript SDKs are not installed. Run `npm ci` in "
+                + " is missing: the interop clients are not installed. Run `npm ci` in "
                 + interop
                 + " (mvn verify does it in the pre-integration-test phase unless tests are"
                 + " skipped).");
@@ -155,11 +161,19 @@ final class Interop {
    * its stdout and stderr go to files under {@code logs} (no pipe of ours can fill and stall it).
    */
   static Run run(Path logs, List<String> command) throws IOException, InterruptedException {
+    return run(logs, command, Map.of());
+  }
+
+  /** {@link #run(Path, List)} with {@code env} added to the inherited environment. */
+  static Run run(Path logs, List<String> command, Map<String, String> env)
+      throws IOException, InterruptedException {
     Files.createDirectories(logs);
     Path out = Files.createTempFile(logs, "stdout", ".txt");
     Path err = Files.createTempFile(logs, "stderr", ".txt");
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().putAll(env);
     Process process =
-        new ProcessBuilder(command)
+        builder
             .directory(repo().toFile())
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
             .redirectOutput(out.toFile())

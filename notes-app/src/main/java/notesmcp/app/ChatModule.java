@@ -1,0 +1,111 @@
+package notesmcp.app;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Runs {@code notes-mcp chat} (issue 11), the assistant host, from the module notes-chat. Its jar
+ * and the libraries only it needs (LangChain4j and what that brings: Jackson 2, an HTTP client)
+ * live in a folder {@value #FOLDER} beside this program's jar ({@code notes-app/target/chat/} in a
+ * checkout, {@code lib/app/chat/} in an installed image) and are loaded only for this mode, by a
+ * class loader of their own whose parent is this one. So {@code -serve} and the one-shot client
+ * never load them, and their class path stays the one jar.
+ *
+ * <p>Across the two loaders only public types meet: the chat module uses this module's public API
+ * ({@link OwnServer}, {@link VisibleText}, {@link ProposalView}, {@link ControllingTerminal},
+ * {@link CommandLine}, {@link DurationText}, {@link ExitCode}, {@link Version}) and mcp-stdio's
+ * client ({@code notesmcp.mcp.Session}); its entry point takes and returns JDK types only.
+ */
+final class ChatModule {
+  /** The first word of the command line that selects this mode. */
+  static final String WORD = "chat";
+
+  /** The folder beside this program's jar that holds the chat module's jars. */
+  static final String FOLDER = "chat";
+
+  private static final String ENTRY = "notesmcp.chat.Chat";
+
+  private ChatModule() {}
+
+  static int run(String[] args, InputStream in, OutputStream out, PrintStream err) {
+    Path folder;
+    List<URL> jars = new ArrayList<>();
+    try {
+      folder = besideThisProgram();
+      List<Path> found = new ArrayList<>();
+      if (Files.isDirectory(folder)) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder, "*.jar")) {
+          for (Path jar : entries) {
+            found.add(jar);
+          }
+        }
+      }
+      Collections.sort(found);
+      for (Path jar : found) {
+        jars.add(jar.toUri().toURL());
+      }
+    } catch (IOException | URISyntaxException e) {
+      err.println("notes-mcp: cannot find the chat module: " + e.getMessage());
+      return ExitCode.SERVER_FAILURE.code;
+    }
+    if (jars.isEmpty()) {
+      err.println(
+          "notes-mcp: the chat mode is not built: "
+              + folder
+              + " holds no jars. Build it in the source checkout with"
+              + " 'mvn -B -DskipTests -pl notes-chat -am package' (the ./notes-mcp launcher does"
+              + " this itself the first time it is asked for chat).");
+      return ExitCode.SERVER_FAILURE.code;
+    }
+    return invoke(jars, args, in, out, err);
+  }
+
+  private static int invoke(
+      List<URL> jars, String[] args, InputStream in, OutputStream out, PrintStream err) {
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    // Not closed: the chat runs until this JVM exits, and its classes load lazily.
+    URLClassLoader loader =
+        new URLClassLoader("notes-chat", jars.toArray(new URL[0]), Main.class.getClassLoader());
+    // LangChain4j finds its HTTP client through ServiceLoader, which looks in this loader.
+    thread.setContextClassLoader(loader);
+    try {
+      Method run =
+          Class.forName(ENTRY, true, loader)
+              .getMethod(
+                  "run", String[].class, InputStream.class, OutputStream.class, PrintStream.class);
+      return (Integer) run.invoke(null, args, in, out, err);
+    } catch (ReflectiveOperationException | LinkageError e) {
+      Throwable cause = e instanceof InvocationTargetException ? e.getCause() : e;
+      err.println(
+          "notes-mcp: the chat module failed ("
+              + cause
+              + "); if it was built from other sources than this program, rebuild both with"
+              + " 'mvn -B -DskipTests -pl notes-chat -am package'");
+      cause.printStackTrace(err);
+      return ExitCode.SERVER_FAILURE.code;
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
+  }
+
+  /** The folder beside the jar (or classes folder) this class was loaded from. */
+  private static Path besideThisProgram() throws URISyntaxException {
+    Path self =
+        Path.of(ChatModule.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    return self.getParent().resolve(FOLDER);
+  }
+}

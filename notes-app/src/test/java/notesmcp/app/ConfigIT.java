@@ -1,0 +1,175 @@
+package notesmcp.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code notes-mcp config -root W [-host NAME]} through the real launcher (issue 10): for each host
+ * a valid entry naming the executable that ran and W, both absolute and existing, in a folder whose
+ * name has spaces and quotes; the entry actually starts a working server; bad input is a usage
+ * error with nothing on stdout.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ConfigIT {
+  @TempDir Path dir;
+  private Path workspace;
+
+  @BeforeEach
+  void workspace() throws IOException {
+    Path parent = Files.createDirectories(dir.resolve("my \"notes\" it's here"));
+    workspace = Fixtures.workspace(parent);
+  }
+
+  private static Path executable() throws IOException {
+    return WireServer.launcher().toRealPath();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"claude-desktop", "cursor"})
+  void mcpServersEntryNamesTheExecutableAndTheWorkspace(String host) throws Exception {
+    ClientIT.Run run = ClientIT.run("config", "-root", workspace.toString(), "-host", host);
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    JsonNode server = run.json().path("mcpServers").path("notes");
+    assertThat(run.json().size()).isEqualTo(1);
+    assertCommand(server);
+    assertThat(server.has("type")).isFalse();
+  }
+
+  @Test
+  void claudeDesktopIsTheDefault() throws Exception {
+    ClientIT.Run plain = ClientIT.run("config", "-root", workspace.toString());
+    ClientIT.Run named = ClientIT.run("config", "--root=" + workspace, "--host", "claude-desktop");
+
+    assertThat(plain.exit()).isZero();
+    assertThat(plain.out()).isEqualTo(named.out());
+  }
+
+  @Test
+  void vscodeEntryIsAStdioServerOfMcpJson() throws Exception {
+    ClientIT.Run run = ClientIT.run("config", "-root", workspace.toString(), "-host", "vscode");
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    JsonNode server = run.json().path("servers").path("notes");
+    assertThat(server.path("type").asString()).isEqualTo("stdio");
+    assertCommand(server);
+  }
+
+  @Test
+  void claudeCodeLineIsAShellCommandLineThatKeepsEveryWord() throws Exception {
+    ClientIT.Run run =
+        ClientIT.run("config", "-root", workspace.toString(), "-host", "claude-code");
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    String line = run.out().strip();
+    assertThat(line).doesNotContain("\n").startsWith("claude mcp add ");
+    List<String> words = shellWords(line);
+    assertThat(words)
+        .containsExactly(
+            "claude",
+            "mcp",
+            "add",
+            "--transport",
+            "stdio",
+            "notes",
+            "--",
+            executable().toString(),
+            "-serve",
+            "-root",
+            workspace.toRealPath().toString());
+  }
+
+  /** The entry is not only well-formed: the command it names serves MCP on W. */
+  @Test
+  void theEntrysCommandServesTheWorkspace() throws Exception {
+    JsonNode server =
+        ClientIT.run("config", "-root", workspace.toString())
+            .json()
+            .path("mcpServers")
+            .path("notes");
+    List<String> command = new ArrayList<>(List.of(server.path("command").asString()));
+    server.path("args").forEach(a -> command.add(a.asString()));
+    // A host starts it from a working directory of its own.
+    Process process =
+        new ProcessBuilder(command)
+            .directory(Files.createDirectory(dir.resolve("elsewhere")).toFile())
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    try (OutputStream in = process.getOutputStream()) {
+      in.write(
+          ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                  + "\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
+                  + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":"
+                  + "\"list_notes\"}}\n")
+              .getBytes(StandardCharsets.UTF_8));
+    }
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).isZero();
+    assertThat(out).contains("{\\\"notes\\\":[\\\"notes.txt\\\",\\\"project.txt\\\"]}");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"zed", "Claude-Desktop", ""})
+  void anUnknownHostIsAUsageError(String host) throws Exception {
+    ClientIT.Run run = ClientIT.run("config", "-root", workspace.toString(), "-host", host);
+
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err())
+        .contains("unknown host \"" + host + "\"")
+        .contains("claude-desktop, cursor, vscode, claude-code");
+  }
+
+  @Test
+  void aRootThatIsNotAUsableFolderIsAUsageError() throws Exception {
+    Path file = Files.writeString(dir.resolve("a file"), "x");
+    for (Path root : List.of(file, dir.resolve("missing"))) {
+      ClientIT.Run run = ClientIT.run("config", "-root", root.toString());
+
+      assertThat(run.exit()).as(root.toString()).isEqualTo(2);
+      assertThat(run.out()).isEmpty();
+      assertThat(run.err()).contains("not a usable folder");
+    }
+    ClientIT.Run none = ClientIT.run("config");
+    assertThat(none.exit()).isEqualTo(2);
+    assertThat(none.err()).contains("config needs -root PATH");
+  }
+
+  private void assertCommand(JsonNode server) throws IOException {
+    Path command = Path.of(server.path("command").asString());
+    assertThat(command).isAbsolute().isEqualTo(executable());
+    assertThat(Files.isExecutable(command)).isTrue();
+    List<String> args = new ArrayList<>();
+    server.path("args").forEach(a -> args.add(a.asString()));
+    assertThat(args).containsExactly("-serve", "-root", workspace.toRealPath().toString());
+    assertThat(Path.of(args.get(2))).isAbsolute().isDirectory();
+  }
+
+  /** The words a POSIX shell (bash) makes of {@code line}, without running it. */
+  private static List<String> shellWords(String line) throws Exception {
+    Process bash =
+        new ProcessBuilder("bash", "-c", "eval \"set -- $1\" && printf '%s\\0' \"$@\"", "_", line)
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
+    String out = new String(bash.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(bash.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(bash.exitValue()).isZero();
+    return List.of(out.split("\0"));
+  }
+}

@@ -1,0 +1,198 @@
+package notesmcp.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * CONTRACT §3: the checks hold "for the file actually opened ... another local process renaming or
+ * exchanging files in the workspace at any moment can make a read fail, but never return bytes of a
+ * file that is not a single-link regular note, and never make a call wait on a FIFO or device"
+ * (issue 8, defects 1 and 2). While a client pipelines {@code read_note notes.txt} to the real
+ * executable, a second process ({@code swapper.c}, built here with gcc) changes what {@code
+ * notes.txt} is as fast as it can: exchanged atomically with a hard link to a secret file outside
+ * the workspace, or with a FIFO nobody writes, or replaced by plain renames in turn with a regular
+ * file, a symbolic link and a hard link to the secret, and a directory.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class WorkspaceRaceIT {
+  private static final String SECRET = "TOP-SECRET-5f3a: the payroll file\n";
+  private static final int CALLS = 10_000;
+  private static final int IN_FLIGHT = 32;
+  private static final String SWAP_SECONDS = "120";
+
+  /** The answer to a read that found the note. */
+  private static final String READ =
+      "{\"path\":\"notes.txt\",\"content\":"
+          + WireServer.JSON.writeValueAsString(Fixtures.NOTES)
+          + "}";
+
+  /** Every other answer a read may get while the name changes under it. */
+  private static final Set<String> REFUSALS =
+      Set.of(
+          "notes.txt is a symbolic link (links are never followed), not a regular file",
+          "notes.txt is a directory, not a regular file",
+          "notes.txt is a special file (FIFO, socket or device), not a regular file",
+          "notes.txt has 2 hard links; a note must have exactly one"
+              + " (another link may lead outside the workspace)",
+          "notes.txt does not exist in the workspace",
+          "notes.txt changed while it was being opened; try again");
+
+  @TempDir Path dir;
+  private Path root;
+  private Path outside;
+  private Path secret;
+  private Path swapper;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    root = Fixtures.workspace(dir).toRealPath();
+    outside = Files.createDirectory(dir.resolve("outside")).toRealPath();
+    secret = Files.writeString(outside.resolve("secret.txt"), SECRET);
+    swapper = build(dir);
+  }
+
+  /** Compiles {@code swapper.c} (a test resource) with gcc into {@code dir}. */
+  static Path build(Path dir) throws IOException, InterruptedException {
+    Path source = dir.resolve("swapper.c");
+    try (InputStream in = WorkspaceRaceIT.class.getResourceAsStream("swapper.c")) {
+      Files.write(source, in.readAllBytes());
+    }
+    Path binary = dir.resolve("swapper");
+    Process gcc =
+        new ProcessBuilder("gcc", "-O2", "-o", binary.toString(), source.toString())
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(gcc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(gcc.waitFor()).as("gcc: " + output).isZero();
+    return binary;
+  }
+
+  @Test
+  void anExchangeWithAHardLinkToASecretNeverLeaksIt() throws Exception {
+    Path link = Files.createLink(outside.resolve("link-to-secret"), secret);
+
+    List<String> refusals =
+        readWhileSwapping("exchange", root.resolve("notes.txt").toString(), link.toString());
+
+    assertThat(refusals).as("the swapper really raced the reads").isNotEmpty();
+  }
+
+  @Test
+  void aPlainRenameCycleNeverLeaksTheSecret() throws Exception {
+    Path staging = Files.createDirectory(dir.resolve("staging"));
+
+    List<String> refusals =
+        readWhileSwapping(
+            "cycle",
+            root.resolve("notes.txt").toString(),
+            staging.toString(),
+            secret.toString(),
+            Fixtures.NOTES);
+
+    assertThat(refusals).as("the swapper really raced the reads").isNotEmpty();
+  }
+
+  @Test
+  void aFifoExchangedInNeverHoldsACallAndStdinStillEndsTheServer() throws Exception {
+    Path fifo = outside.resolve("fifo");
+    assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+
+    List<String> refusals =
+        readWhileSwapping("exchange", root.resolve("notes.txt").toString(), fifo.toString());
+
+    assertThat(refusals)
+        .contains("notes.txt is a special file (FIFO, socket or device), not a regular file");
+  }
+
+  /**
+   * Runs the swapper with {@code args}, pipelines {@link #CALLS} reads of notes.txt ({@link
+   * #IN_FLIGHT} at a time) while it runs, stops it, checks that one more read is answered and that
+   * closing stdin ends the server with 0; returns the refusals seen.
+   */
+  private List<String> readWhileSwapping(String... args) throws Exception {
+    List<String> refusals = new ArrayList<>();
+    List<String> replies = new ArrayList<>();
+    try (WireServer server = WireServer.start(root, "-max-calls", "100000")) {
+      server.call("list_notes", "{}"); // started and serving before the race begins
+      List<String> command = new ArrayList<>(List.of(swapper.toString()));
+      command.addAll(List.of(args));
+      command.add(SWAP_SECONDS);
+      Process swap =
+          new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+      try {
+        BufferedReader said =
+            new BufferedReader(
+                new InputStreamReader(swap.getInputStream(), StandardCharsets.UTF_8));
+        assertThat(said.readLine()).isEqualTo("ready");
+        for (int sent = 0; sent < CALLS; sent += IN_FLIGHT) {
+          long[] ids = new long[IN_FLIGHT];
+          for (int i = 0; i < IN_FLIGHT; i++) {
+            ids[i] = send(server);
+          }
+          for (long id : ids) {
+            replies.add(WireServer.text(server.response(id)));
+          }
+        }
+      } finally {
+        swap.destroy();
+        assertThat(swap.waitFor(10, TimeUnit.SECONDS)).as("the swapper stopped").isTrue();
+      }
+      assertThat(replies)
+          .as("replies while the name changed")
+          .noneMatch(r -> r.contains("TOP-SECRET"));
+      for (String text : replies) {
+        if (!text.equals(READ)) {
+          assertThat(REFUSALS).as("a refusal that names its reason").contains(text);
+          refusals.add(text);
+        }
+      }
+      restoreNote();
+      assertThat(WireServer.text(server.call("read_note", "{\"path\":\"notes.txt\"}")))
+          .as("a later request is answered")
+          .isEqualTo(READ);
+      long closed = System.nanoTime();
+      assertThat(server.closeInputAndWait()).isZero();
+      assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - closed))
+          .as("seconds from closing stdin to exit")
+          .isLessThan(10);
+    }
+    return refusals;
+  }
+
+  private long send(WireServer server) {
+    long id = server.nextId();
+    server.expect(id, SchemaCheck.MODERN, "CallToolResult");
+    server.send(
+        "{\"jsonrpc\":\"2.0\",\"id\":"
+            + id
+            + ",\"method\":\"tools/call\",\"params\":{"
+            + WireServer.META
+            + ",\"name\":\"read_note\",\"arguments\":{\"path\":\"notes.txt\"}}}");
+    return id;
+  }
+
+  /** Puts the note back as a single-link regular file, whatever the swapper left at its name. */
+  private void restoreNote() throws IOException {
+    Path note = root.resolve("notes.txt");
+    if (Files.isDirectory(note, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      Files.delete(note);
+    }
+    Path fresh = Files.writeString(root.resolve(".fresh"), Fixtures.NOTES);
+    Files.move(fresh, note, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+  }
+}

@@ -1,0 +1,47 @@
+package notesmcp.bench.micro;
+
+import java.util.ArrayList;
+import java.util.List;
+import notesmcp.mcp.CancelToken;
+import notesmcp.mcp.Implementation;
+import notesmcp.mcp.Tool;
+import notesmcp.mcp.ToolResult;
+import notesmcp.mcp.Tools;
+import notesmcp.policy.Notes;
+import notesmcp.policy.Outcome;
+import notesmcp.policy.Requester;
+import notesmcp.policy.ToolDefinition;
+
+/**
+ * The policy as MCP tools, for the in-process server benchmark, built from the two library modules'
+ * public APIs ({@link Tools} and {@link Notes}). The program's own adapter ({@code
+ * notesmcp.app.NoteTools}) stays private to the program; this one does the same few steps (one
+ * {@link Requester} and one {@link ToolResult} per call), so the numbers describe the same work.
+ * The process-level harness measures the real executable.
+ */
+final class PolicyTools implements Tools {
+  private final Notes notes;
+  private final List<Tool> tools;
+
+  PolicyTools(Notes notes) {
+    this.notes = notes;
+    List<Tool> list = new ArrayList<>();
+    for (ToolDefinition definition : notes.tools()) {
+      list.add(new Tool(definition.name(), definition.description(), definition.inputSchema()));
+    }
+    this.tools = List.copyOf(list);
+  }
+
+  @Override
+  public List<Tool> list() {
+    return tools;
+  }
+
+  @Override
+  public ToolResult call(
+      String name, String rawArguments, Implementation client, CancelToken token) {
+    Requester requester = client == null ? null : new Requester(client.name(), client.version());
+    Outcome outcome = notes.execute(name, rawArguments, requester, token);
+    return new ToolResult(outcome.text(), outcome instanceof Outcome.Refusal);
+  }
+}

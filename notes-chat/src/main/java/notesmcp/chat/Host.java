@@ -1,0 +1,159 @@
+package notesmcp.chat;
+
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.UserMessage;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.Optional;
+
+/**
+ * One person's turn, and what the host decides in it (issue 11): the model is called with the
+ * conversation and the offered tools; each tool request it makes is checked (a tool the server
+ * listed? arguments one JSON object? the turn's budget left? a person's yes for a call that is not
+ * read-only?), sent through our MCP client if it passes, and answered with a tool message tied to
+ * it, whatever happened. The model's text goes to stdout; each call and its outcome to stderr.
+ *
+ * <p>Not thread-safe: the chat's one thread runs the turns one after another.
+ */
+final class Host {
+  private final ModelServer model;
+  private final ToolServer server;
+  private final OfferedTools tools;
+  private final Confirmation confirmation;
+  private final History history;
+  private final int maxToolCalls;
+  private final PrintStream out;
+  private final PrintStream log;
+
+  Host(
+      ModelServer model,
+      ToolServer server,
+      OfferedTools tools,
+      Confirmation confirmation,
+      History history,
+      int maxToolCalls,
+      PrintStream out,
+      PrintStream log) {
+    this.model = model;
+    this.server = server;
+    this.tools = tools;
+    this.confirmation = confirmation;
+    this.history = history;
+    this.maxToolCalls = maxToolCalls;
+    this.out = out;
+    this.log = log;
+  }
+
+  /** Runs one turn: the model answers {@code message}, calling tools as it goes. */
+  void turn(String message) throws ModelServer.Failure {
+    history.startTurn(UserMessage.from(message));
+    int calls = 0;
+    while (true) {
+      AiMessage answer = model.chat(history.messages(), tools.specifications());
+      history.add(answer);
+      boolean said = answer.text() != null && !answer.text().isBlank();
+      if (said) {
+        out.println(Inert.answer(answer.text()));
+      }
+      if (!answer.hasToolExecutionRequests()) {
+        if (!said) {
+          log.println("notes-mcp chat: the model gave an empty answer");
+        }
+        return;
+      }
+      boolean spent = false;
+      for (ToolExecutionRequest request : answer.toolExecutionRequests()) {
+        Outcome outcome;
+        if (calls >= maxToolCalls) {
+          spent = true;
+          outcome =
+              new Outcome.NotSent(
+                  "this turn's budget of "
+                      + maxToolCalls
+                      + " tool calls is spent, and the host stopped the turn.");
+        } else {
+          calls++;
+          outcome = execute(request);
+        }
+        log.println(
+            "notes-mcp chat: "
+                + Inert.line(String.valueOf(request.name()))
+                + " "
+                + Inert.line(String.valueOf(request.arguments()))
+                + " -> "
+                + outcome.forLog());
+        history.add(model.toolMessage(request, outcome.forModel()));
+      }
+      if (spent) {
+        log.println(
+            "notes-mcp chat: stopped this turn: the model asked for more than "
+                + maxToolCalls
+                + " tool calls for one message (-max-tool-calls "
+                + maxToolCalls
+                + "); send another message to go on");
+        return;
+      }
+    }
+  }
+
+  private Outcome execute(ToolExecutionRequest request) {
+    Optional<OfferedTools.Offered> tool = tools.get(request.name());
+    if (tool.isEmpty()) {
+      // "A model request for any other tool is answered to the model as unavailable and never
+      // reaches the server."
+      return new Outcome.NotSent(
+          "there is no tool named \""
+              + request.name()
+              + "\" here; the available tools are "
+              + String.join(", ", tools.names())
+              + ".");
+    }
+    ToolArguments arguments;
+    try {
+      arguments = ToolArguments.parse(request.arguments());
+    } catch (ToolArguments.Invalid e) {
+      return new Outcome.NotSent("the host did not send it: " + e.getMessage() + ".");
+    }
+    if (!server.alive()) {
+      return new Outcome.NotSent("the tool server is no longer running.");
+    }
+    if (!tool.get().readOnly()) {
+      Optional<Outcome> declined = confirm(tool.get().name(), arguments);
+      if (declined.isPresent()) {
+        return declined.get();
+      }
+    }
+    return server.call(tool.get().name(), arguments.text());
+  }
+
+  /** Empty when the person typed yes; else why the call is not sent. */
+  private Optional<Outcome> confirm(String name, ToolArguments arguments) {
+    log.println(
+        "notes-mcp chat: "
+            + name
+            + " is not marked read-only by the server: asking for a yes on the terminal");
+    Confirmation.Answer answer;
+    try {
+      answer = confirmation.ask(name, arguments);
+    } catch (IOException e) {
+      log.println("notes-mcp chat: the terminal could not be read (" + e.getMessage() + ")");
+      answer = Confirmation.Answer.DECLINED;
+    }
+    switch (answer) {
+      case YES:
+        log.println("notes-mcp chat: confirmed on the terminal; sending " + name);
+        return Optional.empty();
+      case DECLINED:
+        return Optional.of(new Outcome.NotSent("the user declined this call on the terminal."));
+      case NO_TERMINAL:
+        // "With no terminal, nothing needing confirmation is ever sent."
+        return Optional.of(
+            new Outcome.NotSent(
+                "this call needs the user's yes on a terminal, and the host has no terminal to"
+                    + " ask on."));
+      default:
+        throw new AssertionError(answer);
+    }
+  }
+}

@@ -1,0 +1,70 @@
+package notesmcp.policy;
+
+import java.nio.charset.StandardCharsets;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The reference reading the fuzz tests hold the policy's parsers to: a whole-document parse into
+ * Jackson's tree model, strict about duplicate keys at every depth and about anything after the
+ * value. It shares Jackson's tokenizer with the code under test, but none of its decisions: which
+ * keys, types and sizes are acceptable is written out again in each fuzz test, from the contract.
+ */
+final class StrictJson {
+  private static final JsonMapper MAPPER =
+      JsonMapper.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
+
+  private StrictJson() {}
+
+  /**
+   * The one JSON value {@code text} holds, or null when it is not exactly one well-formed value.
+   */
+  static JsonNode read(String text) {
+    try {
+      JsonNode node = MAPPER.readTree(text);
+      return node == null || node.isMissingNode() ? null : node;
+    } catch (JacksonException e) {
+      return null;
+    }
+  }
+
+  /** As {@link #read(String)}, for UTF-8 bytes (malformed UTF-8 is not JSON). */
+  static JsonNode read(byte[] bytes) {
+    try {
+      JsonNode node = MAPPER.readTree(bytes);
+      return node == null || node.isMissingNode() ? null : node;
+    } catch (JacksonException e) {
+      return null;
+    }
+  }
+
+  /** {@code value} as a JSON string literal, every non-ASCII and control character escaped. */
+  static String quote(String value) {
+    StringBuilder out = new StringBuilder(value.length() + 2).append('"');
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == '"' || c == '\\') {
+        out.append('\\').append(c);
+      } else if (c < 0x20 || c > 0x7e) {
+        out.append(String.format("\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.append('"').toString();
+  }
+
+  /**
+   * A fuzz input as text: malformed UTF-8 becomes U+FFFD, so the text is valid Unicode, as the
+   * codec's is (it refuses malformed lines). Unpaired surrogates still arrive through escapes.
+   */
+  static String utf8(byte[] bytes) {
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+}
