@@ -67,17 +67,6 @@ public final class Codec {
     this.rawMember = rawMember;
   }
 
-  /**
-   * The same for a set of at most one name: the form the client's {@code Connection} still uses
-   * (with an empty set); it goes once that caller uses {@link #Codec()}.
-   */
-  public Codec(Set<String> rawMembers) {
-    if (rawMembers.size() > 1) {
-      throw new IllegalArgumentException("a codec keeps at most one member raw: " + rawMembers);
-    }
-    this.rawMember = rawMembers.isEmpty() ? null : rawMembers.iterator().next();
-  }
-
   /** A line that is not an acceptable message, and the error response it deserves. */
   public static final class Malformed extends Exception {
     private static final long serialVersionUID = 1L;

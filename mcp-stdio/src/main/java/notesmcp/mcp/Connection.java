@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -50,7 +49,7 @@ public final class Connection {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private final Process process;
-  private final Codec codec = new Codec(Set.of());
+  private final Codec codec = new Codec();
   private final ServerInput input;
   private final ServerOutput output;
 
