@@ -61,6 +61,16 @@ class StartPathIT {
 
   @Test
   void serveLinksNoInvokedynamicOfOurs() throws Exception {
+    assertServeLinksNothingNew(List.of());
+  }
+
+  /** The same with proposals kept on disk: their folder is opened and checked at start. */
+  @Test
+  void serveWithAProposalsFolderLinksNoInvokedynamicOfOurs() throws Exception {
+    assertServeLinksNothingNew(List.of("-proposals", dir.resolve("proposals").toString()));
+  }
+
+  private void assertServeLinksNothingNew(List<String> extra) throws Exception {
     Path root = Fixtures.workspace(dir);
     Path classLog = dir.resolve("classes.log");
     String meta =
@@ -78,6 +88,7 @@ class StartPathIT {
                 + ",\"name\":\"read_note\",\"arguments\":{\"path\":\"notes.txt\"}}}\n");
     List<String> command = java(classLog);
     command.addAll(List.of("-serve", "-root", root.toString()));
+    command.addAll(extra);
 
     String output = run(command, input, List.of());
 
