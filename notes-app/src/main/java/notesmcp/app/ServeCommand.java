@@ -125,8 +125,11 @@ final class ServeCommand {
     return ExitCode.OK;
   }
 
-  /** An unusable root in words ("no such file or folder"), without Java's class names. */
-  private static String problem(IOException e) {
+  /**
+   * An unusable root in words ("no such file or folder"), without Java's class names; {@code
+   * config} says it the same way.
+   */
+  static String problem(IOException e) {
     return e instanceof FileSystemException || e.getMessage() == null
         ? FileProblem.describe(e)
         : e.getMessage();

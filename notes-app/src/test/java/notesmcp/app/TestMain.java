@@ -28,7 +28,11 @@ import notesmcp.mcp.Tools;
  * </ul>
  *
  * Tests start it with {@link #command}: the real jar plus the test classes, and the launcher's JVM
- * flags.
+ * flags and executable property, so every mode runs as {@code ./notes-mcp} runs it: {@code -serve},
+ * the client, {@code review}, {@code config} (naming the launcher) and {@code chat} (the same
+ * dispatch in {@code Main.run}). The jar comes first on the class path, so the program's classes,
+ * {@code Posix} among them, load from it and find {@code native/libnotesmcp.so} beside it, and
+ * {@code chat/} too.
  */
 final class TestMain {
   static final int HALT_STATUS = 86;
@@ -41,6 +45,7 @@ final class TestMain {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(LauncherFlags.read());
+    command.add("-D" + ConfigCommand.EXECUTABLE_PROPERTY + "=" + WireServer.launcher());
     command.add("-cp");
     command.add(System.getProperty("notesmcp.jar") + java.io.File.pathSeparator + testClasses());
     command.add(TestMain.class.getName());
