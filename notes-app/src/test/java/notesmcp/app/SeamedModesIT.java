@@ -18,7 +18,7 @@ import tools.jackson.databind.JsonNode;
  * program in all the others.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class TestMainIT {
+class SeamedModesIT {
   @TempDir Path dir;
 
   record Run(int exit, String out, String err) {}
