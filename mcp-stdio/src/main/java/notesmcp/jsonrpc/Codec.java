@@ -30,10 +30,15 @@ import tools.jackson.databind.util.RawValue;
  *
  * <p>Decoding is one streaming pass with the bounds of CONTRACT §5 (nesting 64, a string 1 MiB, a
  * number 100 digits). Duplicate keys are refused (the first failure of a request object is an
- * {@code -32600}); no tree ever merges them. The params members named at construction are not
- * decoded at all: their exact text is kept, so a tool's arguments reach the tool as sent. Encoding
- * writes one compact line; Jackson escapes every control character, and {@link #encode} checks that
- * no line break survived. Thread-safe and stateless.
+ * {@code -32600}); no tree ever merges them. The one params member named at construction, when it
+ * is an object, is not decoded at all: its exact text is kept ({@link RawMember}), so a tool's
+ * arguments reach the tool as sent. The name is the caller's, so this layer knows no MCP method.
+ * Encoding writes one compact line; Jackson escapes every control character, and {@link #encode}
+ * checks that no line break survived. Thread-safe and stateless.
+ *
+ * <p>The contract of {@link #decode}, for any bytes at all: a {@link Message}, or {@link Malformed}
+ * carrying the error reply the line deserves; never another exception. Error texts are ours or
+ * Jackson's description of the fault, never a Java class or method name.
  */
 public final class Codec {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -48,29 +53,41 @@ public final class Codec {
                   .build())
           .build();
 
-  private final Set<String> rawParams;
+  private final String rawMember;
+
+  /** A codec that keeps no params member raw. */
+  public Codec() {
+    this.rawMember = null;
+  }
 
   /**
-   * @param rawParams params members whose text is kept exactly as received when an object
+   * @param rawMember the params member kept as received, beside the params tree ({@link RawMember})
    */
-  public Codec(Set<String> rawParams) {
-    this.rawParams = Set.copyOf(rawParams);
+  public Codec(String rawMember) {
+    this.rawMember = rawMember;
   }
 
   /** A line that is not an acceptable message, and the error response it deserves. */
   public static final class Malformed extends Exception {
     private static final long serialVersionUID = 1L;
 
-    private final transient Failure failure;
+    private final transient Id id;
+    private final transient ErrorObject error;
 
     Malformed(Id id, int code, String message) {
       super(message, null, false, false);
-      this.failure = new Failure(id, new ErrorObject(code, message));
+      this.id = id;
+      this.error = new ErrorObject(code, message);
     }
 
-    /** The response to send; its id is null when none could be read. */
-    public Message.Failure failure() {
-      return failure;
+    /** The id of the message, when it could be read; else null. */
+    public Id id() {
+      return id;
+    }
+
+    /** The error to answer with. */
+    public ErrorObject error() {
+      return error;
     }
   }
 
@@ -81,6 +98,8 @@ public final class Codec {
     JsonNode params;
     JsonNode result;
     JsonNode error;
+    RawMember raw = RawMember.ABSENT;
+    boolean rawSeen;
     String duplicate;
   }
 
@@ -105,9 +124,59 @@ public final class Codec {
       readEnvelope(parser, line, fields);
       requireEnd(parser);
     } catch (JacksonException e) {
-      throw new Malformed(null, ErrorCodes.PARSE_ERROR, "Parse error: " + e.getOriginalMessage());
+      throw new Malformed(null, ErrorCodes.PARSE_ERROR, "Parse error: " + describe(e));
+    } catch (NumberFormatException | ArithmeticException e) {
+      // Valid JSON that no Java number holds, such as 1e-9999999999: Jackson throws these
+      // unwrapped, and one used to kill the thread reading stdin (issue 8's class of hangs).
+      throw new Malformed(
+          null, ErrorCodes.PARSE_ERROR, "Parse error: a number too large or too small to read");
     }
     return classify(fields);
+  }
+
+  /**
+   * Jackson's description of a parse fault, without the Java names some of its texts carry ("from
+   * `StreamReadConstraints.getMaxNestingDepth()`", "enable `JsonReadFeature...` to allow"): what is
+   * wrong with the input, in words a client's author can act on.
+   */
+  public static String describe(JacksonException e) {
+    String text = e.getOriginalMessage();
+    if (text == null) {
+      return "not valid JSON";
+    }
+    // No regular expression: java.util.regex links lambdas of the JDK's own, milliseconds on the
+    // start path, where this class is loaded.
+    int from;
+    while ((from = text.indexOf(", from `")) >= 0) {
+      int end = text.indexOf('`', from + 8);
+      text = end < 0 ? text.substring(0, from) : text.substring(0, from) + text.substring(end + 1);
+    }
+    int quote = text.indexOf('`');
+    if (quote >= 0) {
+      int cut = text.lastIndexOf(": ", quote);
+      text = cut > 0 ? text.substring(0, cut) : "not valid JSON";
+    }
+    return text;
+  }
+
+  /** The JSON type of a value that starts with {@code token}, named as JSON Schema names it. */
+  private static String typeOf(JsonToken token) {
+    switch (token) {
+      case START_ARRAY:
+        return "array";
+      case VALUE_STRING:
+        return "string";
+      case VALUE_NUMBER_INT:
+      case VALUE_NUMBER_FLOAT:
+        return "number";
+      case VALUE_TRUE:
+      case VALUE_FALSE:
+        return "boolean";
+      case VALUE_NULL:
+        return "null";
+      default:
+        return "object";
+    }
   }
 
   private static void requireEnd(JsonParser parser) throws Malformed {
@@ -156,17 +225,23 @@ public final class Codec {
     String name;
     while ((name = parser.nextName()) != null) {
       JsonToken token = parser.nextToken();
-      if (params.has(name) && fields.duplicate == null) {
+      boolean kept = name.equals(rawMember);
+      if ((kept ? fields.rawSeen : params.has(name)) && fields.duplicate == null) {
         fields.duplicate = name;
       }
-      if (token == JsonToken.START_OBJECT && rawParams.contains(name)) {
+      if (!kept) {
+        params.set(name, tree(parser, fields));
+      } else if (token == JsonToken.START_OBJECT) {
         int start = (int) parser.currentTokenLocation().getByteOffset();
         parser.skipChildren();
         int end = (int) parser.currentLocation().getByteOffset();
-        String text = new String(line, start, end - start, StandardCharsets.UTF_8);
-        params.putRawValue(name, new RawValue(text));
+        fields.raw =
+            new RawMember.ObjectText(new String(line, start, end - start, StandardCharsets.UTF_8));
+        fields.rawSeen = true;
       } else {
-        params.set(name, tree(parser, fields));
+        tree(parser, fields); // read only for its duplicate keys
+        fields.raw = new RawMember.NotAnObject(typeOf(token));
+        fields.rawSeen = true;
       }
     }
     return params;
@@ -240,7 +315,7 @@ public final class Codec {
             ErrorCodes.INVALID_REQUEST,
             "Invalid Request: \"id\" must be a string or an integer");
       }
-      return new Request(id, f.method.stringValue(), f.params);
+      return new Request(id, f.method.stringValue(), f.params, f.raw);
     }
     if (f.result != null && f.error == null && id != null) {
       return new Success(id, f.result);
@@ -280,7 +355,7 @@ public final class Codec {
         Request request = (Request) message;
         writeId(g, request.id());
         g.writeStringProperty("method", request.method());
-        writeMember(g, "params", request.params());
+        writeParams(g, request.params(), request.raw());
       } else if (message instanceof Notification) {
         Notification notification = (Notification) message;
         g.writeStringProperty("method", notification.method());
@@ -346,6 +421,28 @@ public final class Codec {
     } else {
       throw new IllegalArgumentException("cannot write a " + node.getNodeType() + " node");
     }
+  }
+
+  /** A request's params, with its raw member (an object's text) written back as received. */
+  private void writeParams(JsonGenerator g, JsonNode params, RawMember raw) {
+    if (!(raw instanceof RawMember.ObjectText)) {
+      writeMember(g, "params", params);
+      return;
+    }
+    if (rawMember == null || (params != null && !params.isObject())) {
+      throw new IllegalArgumentException("this codec keeps no raw member to write");
+    }
+    g.writeName("params");
+    g.writeStartObject();
+    if (params != null) {
+      for (Map.Entry<String, JsonNode> member : params.properties()) {
+        g.writeName(member.getKey());
+        write(g, member.getValue());
+      }
+    }
+    g.writeName(rawMember);
+    g.writeRawValue(((RawMember.ObjectText) raw).text());
+    g.writeEndObject();
   }
 
   private static void writeId(JsonGenerator g, Id id) {

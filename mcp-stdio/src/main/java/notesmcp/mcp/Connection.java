@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -50,7 +49,7 @@ public final class Connection {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private final Process process;
-  private final Codec codec = new Codec(Set.of());
+  private final Codec codec = new Codec();
   private final ServerInput input;
   private final ServerOutput output;
 
@@ -219,6 +218,13 @@ public final class Connection {
    * again. When it has to be terminated, so are the processes it started, which would otherwise
    * keep its pipes open. Never waits on a stuck write, and takes at most about three times {@code
    * grace}. Returns the exit status, or -1 if the child outlived even that.
+   *
+   * <p>The signals go through the {@link ProcessHandle}, never {@link Process#destroy()}: on Linux
+   * that closes the child's stdin stream after signalling it, and the close waits for the stream's
+   * lock, which the writer thread holds while it is blocked writing to a server that does not read.
+   * A server that ignores SIGTERM, or whose stdin a child of its own keeps open, would then hold
+   * this close, and the client, forever. The streams are the writer's and the reader's; their pipes
+   * close when the last process holding them is gone.
    */
   public int close(Duration grace) throws InterruptedException {
     output.fail(new IOException("the connection to the server is closed"));
@@ -226,12 +232,13 @@ public final class Connection {
     long wait = Math.max(1, millis(nanos(grace)));
     if (!process.waitFor(wait, TimeUnit.MILLISECONDS)) {
       List<ProcessHandle> descendants = descendants();
-      process.destroy();
+      ProcessHandle server = process.toHandle();
+      server.destroy();
       for (ProcessHandle descendant : descendants) {
         descendant.destroy();
       }
       if (!process.waitFor(wait, TimeUnit.MILLISECONDS)) {
-        process.destroyForcibly();
+        server.destroyForcibly();
         for (ProcessHandle descendant : descendants) {
           descendant.destroyForcibly();
         }

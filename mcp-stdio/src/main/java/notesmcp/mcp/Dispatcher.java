@@ -1,11 +1,13 @@
 package notesmcp.mcp;
 
 import java.io.PrintStream;
-import java.time.Duration;
 import java.util.HashSet;
-import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import notesmcp.jsonrpc.Message;
 import notesmcp.jsonrpc.Message.Request;
+import notesmcp.jsonrpc.Message.Success;
+import notesmcp.jsonrpc.RawMember;
 import notesmcp.jsonrpc.RpcException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -19,9 +21,16 @@ import tools.jackson.databind.node.ObjectNode;
  * semantics, scoped to the stdio process").
  *
  * <p>Checks run in CONTRACT §4's order: the method ({@code -32601}), the {@code _meta} fields
- * ({@code -32602}), the version ({@code -32022}), then the method's own params. Called by several
- * worker threads at once; its only state is the negotiated legacy version and the legacy client's
- * self-reported {@code clientInfo}.
+ * ({@code -32602}), the version ({@code -32022}), then the method's own params.
+ *
+ * <p>{@link #reply} is where a request's outcome becomes its reply: a result, or an error reply
+ * built by {@link ProtocolErrors#reply}, the one builder of every error reply the server sends. A
+ * bug (any other exception) is logged with its stack trace on stderr and answered {@code -32603}
+ * with a fixed text: no class name, cause or trace ever reaches the wire (STYLE §4).
+ *
+ * <p>Called by whichever server thread answers a request, several at once when calls are slow (see
+ * CONCURRENCY.md); its only state is the negotiated legacy version and the legacy client's
+ * self-reported {@code clientInfo}, both volatile.
  */
 final class Dispatcher {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -55,7 +64,26 @@ final class Dispatcher {
    */
   private record Context(boolean modern, String version, Implementation client) {}
 
-  JsonNode handle(Request request, CancelToken token) throws RpcException {
+  /**
+   * The reply to {@code request}: a {@link Success} or an error reply; null when the call was
+   * cancelled before it ran (no reply is sent for a cancelled request).
+   */
+  Message reply(Request request, CancelToken token) {
+    try {
+      return new Success(request.id(), handle(request, token));
+    } catch (RpcException e) {
+      return ProtocolErrors.reply(request.id(), e.error());
+    } catch (CancellationException e) {
+      log.println("notes-mcp: request " + request.id() + " cancelled before it ran; no reply");
+      return null;
+    } catch (RuntimeException e) {
+      log.println("notes-mcp: internal error answering request " + request.id() + ":");
+      e.printStackTrace(log);
+      return ProtocolErrors.reply(request.id(), ProtocolErrors.internalError());
+    }
+  }
+
+  private JsonNode handle(Request request, CancelToken token) throws RpcException {
     Context context = context(request);
     JsonNode params = request.params();
     switch (request.method()) {
@@ -151,42 +179,23 @@ final class Dispatcher {
     if (name == null || !name.isString()) {
       throw ProtocolErrors.invalidParams("Invalid params: tools/call needs a string \"name\"");
     }
-    Optional<String> arguments = request.rawParam("arguments");
-    if (arguments.isEmpty() && params.has("arguments")) {
+    // "arguments" reaches the tool as the exact text received; present but not an object fails
+    // the CallToolRequest schema itself (CONTRACT §3).
+    RawMember arguments = request.raw();
+    if (arguments instanceof RawMember.NotAnObject) {
       throw ProtocolErrors.invalidParams(
-          "Invalid params: \"arguments\" must be a JSON object,"
-              + " not "
-              + params
-                  .get("arguments")
-                  .getNodeType()
-                  .toString()
-                  .toLowerCase(java.util.Locale.ROOT));
+          "Invalid params: \"arguments\" must be a JSON object, not "
+              + ((RawMember.NotAnObject) arguments).type());
     }
     String tool = name.stringValue();
     if (!toolNames.contains(tool)) {
       throw ProtocolErrors.invalidParams("Unknown tool: " + tool);
     }
-    holdForTests(request, token);
-    return tools.call(tool, arguments.orElse(null), context.client(), token).toJson();
-  }
-
-  /** Test hook: holds a call before it reaches the tools until it is cancelled or time passes. */
-  private void holdForTests(Request request, CancelToken token) {
-    Duration hold = options.holdBeforeCall();
-    if (hold.isZero()) {
-      return;
-    }
-    log.println(
-        "notes-mcp: holding request "
-            + request.id()
-            + " for "
-            + hold.toMillis()
-            + " ms (test hook)");
-    try {
-      token.await(hold);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    String text =
+        arguments instanceof RawMember.ObjectText
+            ? ((RawMember.ObjectText) arguments).text()
+            : null;
+    return tools.call(tool, text, context.client(), token).toJson();
   }
 
   private JsonNode initialize(JsonNode params) throws RpcException {

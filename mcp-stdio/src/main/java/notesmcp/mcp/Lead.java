@@ -2,37 +2,48 @@ package notesmcp.mcp;
 
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The lead over the server's input: one thread at a time holds it and reads; the others wait for
- * their turn. A thread may keep the lead while it answers what it read (a lone request is then read
- * and answered with no hand-off at all), but it is watched: one that answers for longer than {@code
- * stuckAfter} has its lead handed on by the watch, so a slow or stuck call never stops the server
- * from reading cancellations and other requests.
+ * The lead over the server's input: one thread at a time holds it and reads stdin; the others wait
+ * for their turn (see CONCURRENCY.md). The thread holding the lead also does the work its reading
+ * brings, an answer or a write to stdout, without giving the lead up, so a lone request is read,
+ * answered and written by one thread with no hand-off. While it works it is watched: a thread that
+ * has been working for longer than {@code stuckAfter} has the lead taken from it by the watch, and
+ * another thread reads on. So a slow call or a stdout nobody reads never keeps cancellations and
+ * other requests from being read.
  *
- * <p>The watch costs nothing on a request's path but a few volatile writes: it polls every few
- * milliseconds while requests come, and parks for good after a second without any.
+ * <p>The watch, thread "notes-mcp watch", sleeps until the working thread's deadline, so it wakes
+ * at most once per {@code stuckAfter} while requests come, and parks for good after about a second
+ * without work (the next work wakes it). When it takes the lead and no thread is waiting for it, it
+ * calls {@code noFollower}, which may start one.
+ *
+ * <p>Every change of a turn's state is a compare-and-set: when the thread finishing its work and
+ * the watch finding it slow act at once, exactly one wins, so the lead is never released twice and
+ * never held by two readers.
  */
 final class Lead {
-  private static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
-  private static final int QUIET_POLLS = 200;
+  /** Watch wake-ups without any work after which the watch parks until work comes. */
+  private static final int QUIET_WAKES = 50;
 
   private final Semaphore permit = new Semaphore(1);
   private final long stuckNanos;
-  private final long pollNanos;
+  private final Runnable noFollower;
+  private final AtomicReference<Turn> working = new AtomicReference<>();
   private final Thread watch;
-  private volatile Turn answering;
-  private volatile long answeringSince;
-  private volatile long answers;
+  private volatile long works; // a sign of life for the watch; only the lead's holder writes it
   private volatile boolean watchParked;
   private volatile boolean closed;
 
-  Lead(Duration stuckAfter) {
+  /**
+   * @param stuckAfter how long a thread may work while holding the lead
+   * @param noFollower run by the watch when it took the lead and no thread waits to take it
+   */
+  Lead(Duration stuckAfter, Runnable noFollower) {
     this.stuckNanos = stuckAfter.toNanos();
-    this.pollNanos = Math.max(1, Math.min(MAX_POLL_NANOS, stuckNanos / 4));
+    this.noFollower = noFollower;
     this.watch =
         new Thread("notes-mcp watch") {
           @Override
@@ -44,23 +55,18 @@ final class Lead {
     watch.start();
   }
 
-  /**
-   * One thread's hold on the lead; used by that thread, and by the watch to hand it on. As a {@link
-   * Runnable} it hands the lead on. Its state moves between not leading, reading and answering; the
-   * thread and the watch change it only by compare-and-set, so when both act at once (the thread
-   * finishing its answers, the watch finding it slow), exactly one of them wins and the lead is
-   * never released twice nor held by two readers.
-   */
-  final class Turn implements Runnable {
-    private static final int IDLE = 0;
+  /** One thread's hold on the lead: used by that thread, and by the watch to take the lead. */
+  final class Turn {
+    private static final int WAITING = 0;
     private static final int READING = 1;
-    private static final int ANSWERING = 2;
+    private static final int WORKING = 2;
 
-    private final AtomicInteger state = new AtomicInteger(IDLE);
+    private final AtomicInteger state = new AtomicInteger(WAITING);
+    private volatile long since;
 
     /** Takes the lead, waiting for it, unless this turn holds it already. */
     void take() {
-      if (state.get() == IDLE) {
+      if (state.get() == WAITING) {
         permit.acquireUninterruptibly();
         state.set(READING);
       }
@@ -69,48 +75,47 @@ final class Lead {
     /** Gives the lead to the next thread, if this turn holds it. */
     void handOff() {
       int now;
-      while ((now = state.get()) != IDLE) {
-        if (state.compareAndSet(now, IDLE)) {
+      while ((now = state.get()) != WAITING) {
+        if (state.compareAndSet(now, WAITING)) {
           permit.release();
           return;
         }
       }
     }
 
-    @Override
-    public void run() {
-      handOff();
-    }
-
     boolean isLeading() {
-      return state.get() != IDLE;
+      return state.get() != WAITING;
     }
 
-    /** This turn starts answering while it keeps the lead: from now on it is watched. */
-    void answering() {
-      if (state.compareAndSet(READING, ANSWERING)) {
-        answeringSince = System.nanoTime();
-        answering = this;
-        answers++; // only a sign of life for the watch: a lost increment does no harm
+    /** This turn starts work while it keeps the lead: from now on it is watched. */
+    void working() {
+      if (state.compareAndSet(READING, WORKING)) {
+        since = System.nanoTime();
+        working.set(this);
+        works++; // only the lead's holder writes it, and a lost increment would do no harm
         if (watchParked) {
           LockSupport.unpark(watch);
         }
       }
     }
 
-    /** This turn is done answering; if the watch took the lead meanwhile, it no longer leads. */
-    void answered() {
-      state.compareAndSet(ANSWERING, READING);
-      if (answering == this) {
-        answering = null;
-      }
+    /**
+     * This turn's work is done. If the watch took the lead meanwhile, the turn no longer leads
+     * ({@link #isLeading}); the registration is cleared only if it is still this turn's, never a
+     * newer turn's.
+     */
+    void worked() {
+      state.compareAndSet(WORKING, READING);
+      working.compareAndSet(this, null);
     }
 
-    /** The watch's hand-off: only a turn still answering loses the lead. */
-    private void takeAwayIfAnswering() {
-      if (state.compareAndSet(ANSWERING, IDLE)) {
+    /** The watch's move: only a turn still working loses the lead. */
+    private boolean takeAway() {
+      if (state.compareAndSet(WORKING, WAITING)) {
         permit.release();
+        return true;
       }
+      return false;
     }
   }
 
@@ -119,25 +124,34 @@ final class Lead {
   }
 
   private void watch() {
-    long seen = answers;
+    long seen = works;
     int quiet = 0;
     while (!closed) {
-      Turn turn = answering;
-      if (turn != null && System.nanoTime() - answeringSince > stuckNanos) {
-        turn.takeAwayIfAnswering();
+      Turn turn = working.get();
+      if (turn != null && turn.state.get() == Turn.WORKING) {
+        long late = System.nanoTime() - (turn.since + stuckNanos);
+        if (late < 0) {
+          LockSupport.parkNanos(this, -late);
+        } else {
+          if (turn.takeAway() && !permit.hasQueuedThreads()) {
+            noFollower.run();
+          }
+          working.compareAndSet(turn, null);
+        }
+        continue;
       }
-      if (answers != seen) {
-        seen = answers;
+      if (works != seen) {
+        seen = works;
         quiet = 0;
-      } else if (++quiet > QUIET_POLLS && answering == null) {
+      } else if (++quiet > QUIET_WAKES) {
         watchParked = true;
-        if (answers == seen && !closed) {
+        if (works == seen && working.get() == null && !closed) {
           LockSupport.park(this);
         }
         watchParked = false;
         continue;
       }
-      LockSupport.parkNanos(this, pollNanos);
+      LockSupport.parkNanos(this, stuckNanos);
     }
   }
 

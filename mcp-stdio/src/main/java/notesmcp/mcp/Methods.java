@@ -10,6 +10,12 @@ public final class Methods {
   public static final String INITIALIZED = "notifications/initialized";
   public static final String CANCELLED = "notifications/cancelled";
 
+  /**
+   * The {@code tools/call} params member that reaches a tool exactly as received: the server's
+   * codec keeps it raw (see {@code jsonrpc.RawMember}).
+   */
+  public static final String ARGUMENTS = "arguments";
+
   /** The {@code _meta} keys every 2026-07-28 request carries (spec: basic, "_meta"). */
   public static final String META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 

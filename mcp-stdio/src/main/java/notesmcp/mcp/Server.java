@@ -5,204 +5,258 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import notesmcp.jsonrpc.Codec;
-import notesmcp.jsonrpc.ErrorCodes;
-import notesmcp.jsonrpc.ErrorObject;
 import notesmcp.jsonrpc.Id;
 import notesmcp.jsonrpc.LineReader;
-import notesmcp.jsonrpc.LineWriter;
 import notesmcp.jsonrpc.Message;
 import notesmcp.jsonrpc.Message.Failure;
 import notesmcp.jsonrpc.Message.Notification;
 import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.Message.Success;
+import notesmcp.jsonrpc.Outbox;
 import notesmcp.jsonrpc.RpcException;
 import tools.jackson.databind.JsonNode;
 
 /**
- * An MCP server on one pair of byte streams (stdin and stdout), serving both eras.
+ * An MCP server on one pair of byte streams (stdin and stdout), serving both eras. The threads,
+ * what each owns and may block on, and how cancellation, back-pressure and shutdown flow are
+ * written down in {@code mcp-stdio/CONCURRENCY.md}; in short:
  *
- * <p>Threads, leader and followers: a few threads take turns at the input. The one holding the lead
- * reads the lines already there (blocking only for the first), answers {@code -32700}/{@code
- * -32600} itself, applies {@code notifications/cancelled} at once (so a cancellation read with its
- * request stops it before it runs), admits the requests and answers them itself, then reads again.
- * It hands the lead to the next thread only when it would stop reading for long: when a request is
- * about to wait, or when it has been answering for 20 ms ({@link Lead}). So the input is always
- * read, and requests are answered concurrently exactly when one of them is slow; a lone request
- * costs no hand-off at all. Replies leave through one {@link LineWriter}, which no thread waits on.
- * The policy behind the tools serializes its own state.
+ * <p>Threads "notes-mcp 1", "notes-mcp 2", ... take turns at stdin ({@link Lead}). The one holding
+ * the lead reads a line, answers {@code -32700}/{@code -32600} itself, applies {@code
+ * notifications/cancelled} at once, and answers a request itself, then reads again; replies wait in
+ * the {@link Outbox} and are written before the thread would block for more input. A thread whose
+ * answer or write takes longer than 20 ms loses the lead to the next thread (started on demand), so
+ * stdin keeps being read while calls are slow.
  *
- * <p>Bounds (CONTRACT §5): at most {@code maxInFlight} requests are admitted and unanswered; a
- * request that finds no room within {@code admissionWait} is answered {@code -32000}. Memory stays
- * bounded whatever a client sends. On end of input, admitted work finishes and {@link #serve}
- * returns.
+ * <p>Bounds (CONTRACT §5): at most {@code maxInFlight} requests are admitted and not yet answered;
+ * a request that finds no room within {@code admissionWait}, because that many calls are still
+ * being worked on, is answered {@code -32000}. A reply counts as answered once it waits in the
+ * outbox: replies a slow client has not read never take room. Instead, while more than {@code
+ * maxPendingBytes} of replies wait, stdin is not read (back-pressure, not refusal).
+ *
+ * <p>On end of input, every admitted request is answered and {@link #serve} returns once the
+ * replies are written, or once stdout has taken nothing for {@code closeGrace}.
  */
 public final class Server {
   /** Tunables; every duration is a parameter so tests can shorten it. */
   public record Options(
       Implementation info,
       String instructions,
-      int threads,
       int maxInFlight,
       Duration admissionWait,
       int maxLineBytes,
-      Duration holdBeforeCall) {
+      long maxPendingBytes,
+      Duration closeGrace) {
 
     public static Options defaults(Implementation info, String instructions) {
       return new Options(
-          info, instructions, 4, 64, Duration.ofSeconds(1), 1024 * 1024, Duration.ZERO);
-    }
-
-    public Options withHoldBeforeCall(Duration hold) {
-      return new Options(
-          info, instructions, threads, maxInFlight, admissionWait, maxLineBytes, hold);
+          info,
+          instructions,
+          64,
+          Duration.ofSeconds(1),
+          1024 * 1024,
+          4 * 1024 * 1024,
+          Duration.ofSeconds(5));
     }
   }
 
-  /** Requests one thread reads before it hands the lead on, at most. */
-  private static final int MAX_BATCH = 64;
+  /** How long a thread may answer or write while it holds the lead. */
+  private static final Duration STUCK_AFTER = Duration.ofMillis(20);
+
+  /** Replies gathered before they are written while more input is already buffered. */
+  private static final long FLUSH_AT = 64 * 1024;
 
   private final Options options;
   private final PrintStream log;
   private final Dispatcher dispatcher;
-  private final Codec codec = new Codec(Set.of("arguments"));
-  private final Map<Id, CancelToken> inFlight = new ConcurrentHashMap<>();
-  private final Lead lead = new Lead(Duration.ofMillis(20));
-  private final Semaphore room;
-  private LineReader lines; // guarded by lead
-  private boolean ended; // guarded by lead
-  private volatile LineWriter output;
+  private final Codec codec = new Codec(Methods.ARGUMENTS);
+  private final InFlight inFlight;
+  private final AtomicInteger threads = new AtomicInteger();
+  private final CountDownLatch inputEnded = new CountDownLatch(1);
+  private Lead lead;
+  private LineReader lines; // guarded by the lead
+  private boolean ended; // guarded by the lead
+  private volatile Outbox outbox;
 
   public Server(Tools tools, Options options, PrintStream log) {
     this.options = options;
     this.log = log;
     this.dispatcher = new Dispatcher(tools, options, log);
-    this.room = new Semaphore(options.maxInFlight());
+    this.inFlight = new InFlight(options.maxInFlight(), options.admissionWait());
+  }
+
+  /**
+   * Serves until {@code in} ends (or {@code out} breaks) and every admitted request is answered;
+   * returns once the replies are written or {@code out} took nothing for {@code closeGrace}.
+   */
+  public void serve(InputStream in, OutputStream out) throws InterruptedException {
+    outbox = new Outbox(out, log);
+    lines = new LineReader(in, options.maxLineBytes());
+    lead =
+        new Lead(
+            STUCK_AFTER,
+            new Runnable() {
+              @Override
+              public void run() {
+                startThread();
+              }
+            });
+    startThread();
+    inputEnded.await();
+    inFlight.awaitAllAnswered();
+    // "Stdin closing ends it once admitted work is answered or, if stdout is blocked, within a
+    // bounded grace period" (CONTRACT §5).
+    if (!outbox.awaitWritten(options.closeGrace(), Duration.ofDays(1))) {
+      log.println(
+          "notes-mcp: stdout takes nothing; "
+              + outbox.pendingBytes()
+              + " bytes of replies are not written");
+    }
+    lead.close();
+  }
+
+  /**
+   * For a shutdown hook (SIGTERM): waits at most {@code atMost} for the replies already made to be
+   * written by the threads that write them; never writes, so it never waits for a peer that stopped
+   * reading. True if none was left.
+   */
+  public boolean awaitRepliesWritten(Duration atMost) {
+    Outbox current = outbox;
+    return current == null || current.awaitWritten(atMost, atMost);
+  }
+
+  /**
+   * Starts one more thread to take turns, unless enough exist: the most that can be busy at once is
+   * every admitted call, one writer stuck on stdout, and one reader.
+   */
+  private void startThread() {
+    int number = threads.incrementAndGet();
+    if (number > options.maxInFlight() + 2) {
+      threads.decrementAndGet();
+      return;
+    }
+    Thread thread =
+        new Thread("notes-mcp " + number) {
+          @Override
+          public void run() {
+            takeTurns(lead.turn());
+          }
+        };
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /**
+   * One thread's life: take the lead; read a line; answer it and write replies while keeping the
+   * lead (that is work, watched by the {@link Lead}); read the next. A thread that lost the lead
+   * while it worked writes what waits (the reader may be blocked on stdin, waiting for that very
+   * reply) and waits for its next turn.
+   */
+  private void takeTurns(Lead.Turn turn) {
+    while (true) {
+      turn.take();
+      if (ended) { // read under the lead
+        turn.handOff();
+        break;
+      }
+      long pending = outbox.pendingBytes();
+      if (pending > 0 && (pending >= FLUSH_AT || !lines.hasCompleteLine())) {
+        // About to block for input, or enough gathered: the replies go first.
+        turn.working();
+        outbox.flush();
+        turn.worked();
+        if (!turn.isLeading()) {
+          continue; // stdout was slow and the lead went on: wait for the next turn
+        }
+      }
+      Admitted admitted = nextOrNull();
+      if (admitted == END) {
+        ended = true;
+        inputEnded.countDown();
+        turn.handOff();
+        break;
+      }
+      if (admitted != null) {
+        turn.working();
+        answer(admitted.request, admitted.token);
+        turn.worked();
+        if (!turn.isLeading()) {
+          outbox.flush();
+        }
+      }
+    }
+    outbox.flush();
+  }
+
+  /**
+   * {@link #next}, surviving a bug: a thread that died holding the lead would leave stdin unread
+   * for good, so an unexpected exception is logged with its stack trace and the line is dropped.
+   */
+  private Admitted nextOrNull() {
+    try {
+      return next();
+    } catch (RuntimeException e) {
+      log.println("notes-mcp: internal error reading a line; the line is dropped:");
+      e.printStackTrace(log);
+      return null;
+    }
   }
 
   /** A request let in, with the token its cancellation sets. */
-  private record Admitted(Request request, CancelToken token) {}
+  private static final class Admitted {
+    final Request request;
+    final CancelToken token;
 
-  /** Serves until {@code in} ends and every admitted request is answered. */
-  public void serve(InputStream in, OutputStream out) throws InterruptedException {
-    output = new LineWriter(out, 1024, log);
-    lines = new LineReader(in, options.maxLineBytes());
-    List<Thread> threads = new ArrayList<>();
-    for (int i = 1; i <= options.threads(); i++) {
-      Thread thread =
-          new Thread("notes-mcp " + i) {
-            @Override
-            public void run() {
-              takeTurns();
-            }
-          };
-      thread.setDaemon(true);
-      thread.start();
-      threads.add(thread);
+    Admitted(Request request, CancelToken token) {
+      this.request = request;
+      this.token = token;
     }
-    for (Thread thread : threads) {
-      thread.join();
-    }
-    lead.close();
-    output.close();
   }
 
-  /** Writes what is queued and closes the output; for a shutdown hook (SIGTERM). */
-  public void flush() {
-    LineWriter current = output;
-    if (current != null) {
-      current.close();
-    }
-  }
+  /** What {@link #next} answers at the end of input (or when stdout is gone). */
+  private static final Admitted END = new Admitted(null, null);
 
   /**
-   * One thread's life: take the lead, read, and answer what it read, keeping the lead; then read
-   * again. Requests are read and answered by the same thread, with no queue and no hand-off, which
-   * on a small machine is what a burst costs least with too (the policy serializes the calls
-   * anyway). Another thread takes over the input only when this one would stop reading for long: a
-   * request about to wait hands the lead on itself, and the {@link Lead}'s watch hands it on for a
-   * thread that has been answering for 20 ms. So cancellations and other requests are always read,
-   * and requests are answered concurrently exactly when one of them is slow.
+   * Reads one line and handles it, unless it is a request let in: that is returned, to be answered.
+   * Null when the line needed nothing more; {@link #END} at the end of input. While more than
+   * {@code maxPendingBytes} of replies wait it does not read at all. Only the lead's holder calls
+   * it.
    */
-  private void takeTurns() {
-    Lead.Turn turn = lead.turn();
-    List<Admitted> batch = new ArrayList<>();
-    boolean end = false;
-    while (!end) {
-      turn.take();
-      try {
-        end = read(batch);
-        if (end) {
-          turn.handOff();
-        }
-      } catch (InterruptedException e) {
-        end = true;
-        turn.handOff();
-      }
-      turn.answering();
-      for (Admitted admitted : batch) {
-        admitted.token().beforeWaiting(turn);
-        answer(admitted.request(), admitted.token());
-      }
-      turn.answered();
-      batch.clear();
+  private Admitted next() {
+    LineReader.Result result;
+    try {
+      // "the server stops reading stdin until they can be written" (CONTRACT §5)
+      outbox.awaitRoom(options.maxPendingBytes());
+      result = outbox.isBroken() ? LineReader.Result.END : lines.next();
+    } catch (IOException e) {
+      log.println("notes-mcp: reading stdin failed: " + e.getMessage());
+      result = LineReader.Result.END;
+    } catch (InterruptedException e) {
+      result = LineReader.Result.END;
     }
+    if (result == LineReader.Result.END) {
+      return END;
+    } else if (result == LineReader.Result.TOO_LONG) {
+      send(ProtocolErrors.reply(null, ProtocolErrors.lineTooLong(options.maxLineBytes())));
+    } else if (!isBlank(lines.bytes(), lines.length())) {
+      return receive(lines.bytes(), lines.length());
+    }
+    return null;
   }
 
-  /**
-   * Reads one line, blocking for it, and then the lines already buffered while there is room to
-   * admit them; true at end of input. Only the thread holding the lead calls it.
-   */
-  private boolean read(List<Admitted> batch) throws InterruptedException {
-    // lines and ended are guarded by the lead, which the caller holds
-    while (!ended && !output.isBroken()) {
-      if (!batch.isEmpty()
-          && (batch.size() >= MAX_BATCH
-              || !lines.hasCompleteLine()
-              || room.availablePermits() == 0)) {
-        return false;
-      }
-      LineReader.Result result;
-      try {
-        result = lines.next();
-      } catch (IOException e) {
-        log.println("notes-mcp: reading stdin failed: " + e.getMessage());
-        result = LineReader.Result.END;
-      }
-      if (result == LineReader.Result.END) {
-        ended = true;
-      } else if (result == LineReader.Result.TOO_LONG) {
-        send(
-            new Failure(
-                null,
-                new ErrorObject(
-                    ErrorCodes.INVALID_REQUEST,
-                    "Invalid Request: line longer than " + options.maxLineBytes() + " bytes")));
-      } else if (!isBlank(lines.bytes(), lines.length())) {
-        receive(lines.bytes(), lines.length(), batch);
-      }
-    }
-    return true;
-  }
-
-  private void receive(byte[] line, int length, List<Admitted> batch) throws InterruptedException {
+  private Admitted receive(byte[] line, int length) {
     Message message;
     try {
       message = codec.decode(line, length);
     } catch (Codec.Malformed malformed) {
-      send(malformed.failure());
-      return;
+      send(ProtocolErrors.reply(malformed.id(), malformed.error()));
+      return null;
     }
     if (message instanceof Request) {
-      admit((Request) message, batch);
+      return admit((Request) message);
     } else if (message instanceof Notification) {
       notice((Notification) message);
     } else if (message instanceof Success || message instanceof Failure) {
@@ -210,36 +264,20 @@ public final class Server {
     } else {
       throw new AssertionError(message);
     }
+    return null;
   }
 
   /**
-   * Lets a request in when there is room. Only the leader takes room, so room seen free before
-   * reading a line is still free for it; a leader with nothing admitted yet waits for room.
+   * Lets a request in when there is room, waiting up to {@code admissionWait} for it (holding the
+   * lead: while the bound is full of calls being worked on, there is nothing else to take in).
    */
-  private void admit(Request request, List<Admitted> batch) throws InterruptedException {
-    CancelToken token = new CancelToken();
-    if (inFlight.putIfAbsent(request.id(), token) != null) {
-      send(
-          new Failure(
-              request.id(),
-              new ErrorObject(
-                  ErrorCodes.INVALID_REQUEST,
-                  "Invalid Request: id " + request.id() + " is already in flight")));
-      return;
+  private Admitted admit(Request request) {
+    try {
+      return new Admitted(request, inFlight.admit(request.id()));
+    } catch (RpcException refused) {
+      send(ProtocolErrors.reply(request.id(), refused.error()));
+      return null;
     }
-    if (!room.tryAcquire(options.admissionWait().toNanos(), TimeUnit.NANOSECONDS)) {
-      inFlight.remove(request.id(), token);
-      send(
-          new Failure(
-              request.id(),
-              new ErrorObject(
-                  ErrorCodes.OVERLOADED,
-                  "Server overloaded: "
-                      + options.maxInFlight()
-                      + " requests already in flight; retry later")));
-      return;
-    }
-    batch.add(new Admitted(request, token));
   }
 
   private void notice(Notification notification) {
@@ -251,10 +289,11 @@ public final class Server {
     if (!Id.isValid(requestId)) {
       return; // "Invalid cancellation notifications SHOULD be ignored"
     }
-    CancelToken token = inFlight.get(new Id(requestId));
+    JsonNode reason = params.get("reason");
+    CancelToken token =
+        inFlight.cancel(
+            new Id(requestId), reason != null && reason.isString() ? reason.stringValue() : null);
     if (token != null) {
-      JsonNode reason = params.get("reason");
-      token.cancel(reason != null && reason.isString() ? reason.stringValue() : null);
       log.println(
           "notes-mcp: cancellation received for request "
               + new Id(requestId)
@@ -262,39 +301,37 @@ public final class Server {
     }
   }
 
+  /** Answers one admitted request: its reply waits in the outbox, then its room is free. */
   private void answer(Request request, CancelToken token) {
-    Message reply;
     try {
-      reply = new Success(request.id(), dispatcher.handle(request, token));
-    } catch (RpcException e) {
-      reply = new Failure(request.id(), e.error());
-    } catch (CancellationException e) {
-      log.println("notes-mcp: request " + request.id() + " cancelled before it ran; no reply");
-      reply = null;
-    } catch (RuntimeException e) {
-      log.println("notes-mcp: internal error answering request " + request.id() + ":");
-      e.printStackTrace(log);
-      reply =
-          new Failure(
-              request.id(),
-              new ErrorObject(
-                  ErrorCodes.INTERNAL_ERROR, "Internal error; see the server's stderr"));
-    }
-    try {
+      Message reply = dispatcher.reply(request, token);
       // "Servers ... MUST NOT send any further messages for it" once cancelled.
       if (reply != null && !token.isCancelled()) {
         send(reply);
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     } finally {
-      inFlight.remove(request.id(), token);
-      room.release();
+      inFlight.answered(request.id(), token);
     }
   }
 
-  private void send(Message message) throws InterruptedException {
-    output.send(codec.encode(message));
+  /**
+   * Queues one message for stdout. Encoding a tree we built cannot fail unless we have a bug; then
+   * the request still gets an answer, {@code -32603}, and the details go to stderr.
+   */
+  private void send(Message message) {
+    byte[] line;
+    try {
+      line = codec.encode(message);
+    } catch (RuntimeException e) {
+      log.println("notes-mcp: internal error encoding a reply:");
+      e.printStackTrace(log);
+      Id id =
+          message instanceof Success
+              ? ((Success) message).id()
+              : message instanceof Failure ? ((Failure) message).id() : null;
+      line = codec.encode(ProtocolErrors.reply(id, ProtocolErrors.internalError()));
+    }
+    outbox.add(line);
   }
 
   private static boolean isBlank(byte[] bytes, int length) {

@@ -3,7 +3,6 @@ package notesmcp.mcp;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -44,7 +43,7 @@ final class ServerOutput {
   private final Process process;
   private final ServerInput input;
   private final PrintStream log;
-  private final Codec codec = new Codec(Set.of());
+  private final Codec codec = new Codec();
   private final Map<Id, CompletableFuture<Message>> pending = new ConcurrentHashMap<>();
   private final AtomicLong nextId = new AtomicLong(1);
   private volatile IOException failure;
@@ -141,7 +140,7 @@ final class ServerOutput {
     try {
       message = codec.decode(line, length);
     } catch (Codec.Malformed e) {
-      Id id = e.failure().id();
+      Id id = e.id();
       if (id != null && wasSent(id)) {
         fail(
             new Connection.Violation(

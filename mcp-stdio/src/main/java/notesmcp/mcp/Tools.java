@@ -5,7 +5,9 @@ import java.util.concurrent.CancellationException;
 
 /**
  * The tools a server offers: the seam between this protocol layer, which knows no notes, and the
- * program that adapts a policy to it. Called from several worker threads at once.
+ * program that adapts a policy to it. Called by whichever server thread answers a request, by
+ * several at once when calls are slow (see CONCURRENCY.md): an implementation serializes its own
+ * state.
  */
 public interface Tools {
   /** The tools, in a fixed order. */

@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Set;
 import notesmcp.jsonrpc.Message.Failure;
 import notesmcp.jsonrpc.Message.Notification;
 import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.Message.Success;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -24,7 +24,7 @@ class CodecTest {
   private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-  private final Codec codec = new Codec(Set.of("arguments"));
+  private final Codec codec = new Codec("arguments");
 
   private Message decode(String line) throws Codec.Malformed {
     byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
@@ -36,8 +36,8 @@ class CodecTest {
       Message message = decode(line);
       throw new AssertionError("decoded " + message);
     } catch (Codec.Malformed e) {
-      assertThat(e.getMessage()).isEqualTo(e.failure().error().message());
-      return e.failure();
+      assertThat(e.getMessage()).isEqualTo(e.error().message());
+      return new Failure(e.id(), e.error());
     }
   }
 
@@ -142,7 +142,8 @@ class CodecTest {
                     + arguments
                     + "}}");
 
-    assertThat(request.rawParam("arguments")).contains(arguments);
+    assertThat(request.raw()).isEqualTo(new RawMember.ObjectText(arguments));
+    assertThat(request.params().has("arguments")).isFalse();
     assertThat(request.params().get("name").stringValue()).isEqualTo("read_note");
   }
 
@@ -157,7 +158,8 @@ class CodecTest {
                     + arguments
                     + ",\"after\":\"\u00fc\"}}");
 
-    assertThat(request.rawParam("arguments")).contains(arguments);
+    assertThat(request.raw()).isEqualTo(new RawMember.ObjectText(arguments));
+    assertThat(request.params().has("arguments")).isFalse();
     assertThat(request.params().get("after").stringValue()).isEqualTo("\u00fc");
     assertThat(request.id()).isEqualTo(Id.of("\u00e9\u00e9\u20ac\ud83d\ude00"));
   }
@@ -176,19 +178,63 @@ class CodecTest {
 
     Request request = (Request) codec.decode(buffer, line.length);
 
-    assertThat(request.rawParam("arguments")).contains(arguments);
+    assertThat(request.raw()).isEqualTo(new RawMember.ObjectText(arguments));
+    assertThat(request.params().has("arguments")).isFalse();
   }
 
-  @Test
-  void argumentsThatAreNotAnObjectAreDecodedAsATree() throws Exception {
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "[1,2]        | array",
+        "\"{}\"     | string",
+        "-1.5e3       | number",
+        "false        | boolean",
+        "null         | null",
+        "[{\"a\":1}] | array"
+      })
+  void argumentsThatAreNotAnObjectArePresentWithTheirJsonType(String value, String type)
+      throws Exception {
     Request request =
         (Request)
             decode(
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
-                    + "\"params\":{\"arguments\":[1,2]}}");
+                    + "\"params\":{\"name\":\"x\",\"arguments\":"
+                    + value
+                    + "}}");
 
-    assertThat(request.rawParam("arguments")).isEmpty();
-    assertThat(request.params().get("arguments").isArray()).isTrue();
+    assertThat(request.raw()).isEqualTo(new RawMember.NotAnObject(type));
+    assertThat(request.params().has("arguments")).isFalse();
+  }
+
+  @Test
+  void omittedArgumentsAreAbsent() throws Exception {
+    Request withParams =
+        (Request)
+            decode(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+                    + "\"params\":{\"name\":\"x\"}}");
+    Request withoutParams =
+        (Request) decode("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}");
+    Request paramsNotAnObject =
+        (Request)
+            decode(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":[{\"arguments\":{}}]}");
+
+    assertThat(withParams.raw()).isSameAs(RawMember.ABSENT);
+    assertThat(withoutParams.raw()).isSameAs(RawMember.ABSENT);
+    assertThat(paramsNotAnObject.raw()).isSameAs(RawMember.ABSENT);
+  }
+
+  @Test
+  void aDuplicateKeyInsideArgumentsThatAreNotAnObjectIsAnInvalidRequest() {
+    assertThat(
+            malformed(
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\","
+                        + "\"params\":{\"arguments\":[{\"k\":1,\"k\":2}]}}")
+                .error()
+                .message())
+        .isEqualTo("Invalid Request: duplicate key \"k\"");
   }
 
   @Test
@@ -199,7 +245,7 @@ class CodecTest {
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\","
                     + "\"params\":{\"other\":{ \"a\" : 1 }}}");
 
-    assertThat(request.rawParam("other")).isEmpty();
+    assertThat(request.raw()).isSameAs(RawMember.ABSENT);
     assertThat(request.params().get("other").toString()).isEqualTo("{\"a\":1}");
   }
 
@@ -353,6 +399,43 @@ class CodecTest {
     assertThat(failure.id()).isNull();
     assertThat(failure.error().code()).isEqualTo(-32700);
     assertThat(failure.error().message()).startsWith("Parse error: ");
+  }
+
+  /** No Java class or method name ever reaches the wire (issue 9), not even from Jackson. */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "NESTED | Parse error: Document nesting depth (65) exceeds the maximum allowed (64)",
+        "NAN | Parse error: Non-standard token 'NaN'",
+        "LONG_NUMBER | Parse error: Number value length (101) exceeds the maximum allowed (100)",
+      })
+  void parseErrorsDescribeTheInputNeverOurCode(String line, String message) {
+    String input =
+        line.equals("NESTED")
+            ? "[".repeat(65)
+            : line.equals("NAN") ? "{\"a\":NaN}" : "{\"a\":" + "1".repeat(101) + "}";
+
+    Failure failure = malformed(input);
+
+    assertThat(failure.error().message()).isEqualTo(message).doesNotContain("`", "Constraints");
+  }
+
+  /** Valid JSON, but no Java number holds it: Jackson throws a bare NumberFormatException. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"x\":1e-9999999999}}",
+        "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"arguments\":[1e9999999999]}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":1e9999999999,\"method\":\"m\"}",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"x\":-1E+9999999999}}"
+      })
+  void numbersNoJavaNumberHoldsAreAParseError(String line) {
+    assertThat(malformed(line))
+        .isEqualTo(
+            new Failure(
+                null,
+                new ErrorObject(-32700, "Parse error: a number too large or too small to read")));
   }
 
   @Test

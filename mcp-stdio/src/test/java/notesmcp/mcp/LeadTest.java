@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -13,10 +14,11 @@ import org.junit.jupiter.api.Timeout;
 
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class LeadTest {
+  private static final Runnable NOTHING = () -> {};
+
   @Test
-  void neverTwoReadersEvenWhenTheWatchTakesTheLeadFromSlowAnswers() throws Exception {
-    Lead lead =
-        new Lead(Duration.ofNanos(1)); // every answer is "slow": the watch acts all the time
+  void neverTwoReadersEvenWhenTheWatchTakesTheLeadFromSlowWork() throws Exception {
+    Lead lead = new Lead(Duration.ofNanos(1), NOTHING); // all work is "slow": the watch always acts
     AtomicInteger readers = new AtomicInteger();
     AtomicInteger overlaps = new AtomicInteger();
     AtomicInteger reads = new AtomicInteger();
@@ -34,12 +36,12 @@ class LeadTest {
                 }
                 reads.incrementAndGet();
                 readers.decrementAndGet();
-                turn.answering();
+                turn.working();
                 if (ThreadLocalRandom.current().nextInt(100) == 0) {
-                  turn.handOff(); // a request about to wait
+                  turn.handOff(); // the end of input
                 }
                 Thread.onSpinWait();
-                turn.answered();
+                turn.worked();
               }
               turn.handOff();
             }
@@ -57,11 +59,11 @@ class LeadTest {
   }
 
   @Test
-  void aTurnThatKeepsAnsweringLosesTheLeadToTheWatch() throws Exception {
-    Lead lead = new Lead(Duration.ofMillis(20));
+  void aTurnThatKeepsWorkingLosesTheLeadToTheWatch() throws Exception {
+    Lead lead = new Lead(Duration.ofMillis(20), NOTHING);
     Lead.Turn slow = lead.turn();
     slow.take();
-    slow.answering();
+    slow.working();
 
     Lead.Turn next = lead.turn();
     Thread taker = new Thread(next::take, "lead-test-taker");
@@ -70,8 +72,63 @@ class LeadTest {
 
     assertThat(taker.isAlive()).as("the watch handed the lead on").isFalse();
     assertThat(next.isLeading()).isTrue();
-    slow.answered();
+    slow.worked();
     assertThat(slow.isLeading()).as("the slow turn knows it lost the lead").isFalse();
+    lead.close();
+  }
+
+  @Test
+  void readingIsNeverWatched() throws Exception {
+    AtomicInteger asked = new AtomicInteger();
+    Lead lead = new Lead(Duration.ofMillis(1), asked::incrementAndGet);
+    Lead.Turn reader = lead.turn();
+    reader.take(); // a thread blocked on stdin, or waiting for the outbox to drain
+
+    Thread.sleep(100);
+
+    assertThat(reader.isLeading()).isTrue();
+    assertThat(asked).hasValue(0);
+    lead.close();
+  }
+
+  @Test
+  void theWatchAsksForAFollowerWhenNobodyWaitsForTheLead() throws Exception {
+    CountDownLatch asked = new CountDownLatch(1);
+    Lead lead = new Lead(Duration.ofMillis(5), asked::countDown);
+    Lead.Turn slow = lead.turn();
+    slow.take();
+    slow.working();
+
+    assertThat(asked.await(5, TimeUnit.SECONDS)).as("noFollower ran").isTrue();
+    assertThat(slow.isLeading()).isFalse();
+    lead.close();
+  }
+
+  /**
+   * Issue 9: a turn that finishes late must not clear the registration of the turn working after
+   * it, or that one would never be watched again.
+   */
+  @Test
+  void aLateFinishNeverUnwatchesTheTurnThatWorksAfterIt() throws Exception {
+    Lead lead = new Lead(Duration.ofMillis(20), NOTHING);
+    Lead.Turn first = lead.turn();
+    first.take();
+    first.working();
+    Lead.Turn second = lead.turn();
+    Thread takeSecond = new Thread(second::take, "lead-test-second");
+    takeSecond.start();
+    takeSecond.join(5_000);
+    assertThat(second.isLeading()).as("the watch handed the lead to the second turn").isTrue();
+    second.working();
+
+    first.worked(); // late: its work ended after the lead moved on
+
+    Lead.Turn third = lead.turn();
+    Thread takeThird = new Thread(third::take, "lead-test-third");
+    takeThird.start();
+    takeThird.join(5_000);
+    assertThat(third.isLeading()).as("the second turn was still watched").isTrue();
+    assertThat(second.isLeading()).isFalse();
     lead.close();
   }
 }

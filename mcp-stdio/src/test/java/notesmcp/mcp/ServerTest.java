@@ -6,7 +6,9 @@ import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.io.PrintStream;
@@ -16,7 +18,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -42,16 +46,16 @@ class ServerTest {
     return Server.Options.defaults(INFO, "Use the tools.");
   }
 
-  private static Server.Options options(int threads, int maxInFlight, Duration admissionWait) {
+  private static Server.Options options(int maxInFlight, Duration admissionWait) {
     Server.Options d = options();
     return new Server.Options(
         d.info(),
         d.instructions(),
-        threads,
         maxInFlight,
         admissionWait,
         d.maxLineBytes(),
-        d.holdBeforeCall());
+        d.maxPendingBytes(),
+        d.closeGrace());
   }
 
   private String log() {
@@ -100,6 +104,11 @@ class ServerTest {
 
   /** Serves {@code lines} to the end and returns every line written, parsed, in order. */
   private List<JsonNode> serve(Server.Options options, String... lines) throws Exception {
+    return serve(tools, options, lines);
+  }
+
+  private List<JsonNode> serve(Tools tools, Server.Options options, String... lines)
+      throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     String input = String.join("\n", lines) + "\n";
     new Server(tools, options, log)
@@ -351,7 +360,7 @@ class ServerTest {
     Server.Options d = options();
     Server.Options small =
         new Server.Options(
-            d.info(), d.instructions(), 4, 64, d.admissionWait(), 256, Duration.ZERO);
+            d.info(), d.instructions(), 64, d.admissionWait(), 256, 1 << 20, d.closeGrace());
 
     List<JsonNode> replies =
         serve(small, call(1, "echo", "{\"x\":\"" + "y".repeat(300) + "\"}"), call(2, "echo", "{}"));
@@ -387,7 +396,7 @@ class ServerTest {
   void initializeNegotiatesALegacyVersionAndThenServesWithoutMeta() throws Exception {
     List<JsonNode> replies =
         serve(
-            options(1, 64, Duration.ofSeconds(1)),
+            options(),
             request(
                 1,
                 "initialize",
@@ -428,7 +437,7 @@ class ServerTest {
   void modernRequestsStillWorkAfterInitialize() throws Exception {
     List<JsonNode> replies =
         serve(
-            options(1, 64, Duration.ofSeconds(1)),
+            options(),
             request(1, "initialize", "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{}}"),
             request(2, "tools/list", modern("")));
 
@@ -439,9 +448,9 @@ class ServerTest {
 
   @Test
   void cancelledHeldCallGetsNoReplyAndNeverRuns() throws Exception {
-    Server.Options holding = options().withHoldBeforeCall(Duration.ofSeconds(60));
+    Tools holding = new HeldTools(tools, Duration.ofSeconds(60));
 
-    List<JsonNode> replies = serve(holding, call(1, "echo", "{}"), cancel(1));
+    List<JsonNode> replies = serve(holding, options(), call(1, "echo", "{}"), cancel(1));
 
     assertThat(replies).isEmpty();
     assertThat(tools.calls).hasValue(0);
@@ -452,9 +461,9 @@ class ServerTest {
 
   @Test
   void cancellationNamesTheIdExactlyAStringIdIsNotAnIntegerId() throws Exception {
-    Server.Options holding = options().withHoldBeforeCall(Duration.ofMillis(300));
+    Tools holding = new HeldTools(tools, Duration.ofMillis(300));
 
-    List<JsonNode> replies = serve(holding, call(1, "echo", "{}"), cancel("\"1\""));
+    List<JsonNode> replies = serve(holding, options(), call(1, "echo", "{}"), cancel("\"1\""));
 
     assertThat(replies).hasSize(1);
     assertThat(replies.get(0).get("id").intValue()).isEqualTo(1);
@@ -463,10 +472,15 @@ class ServerTest {
 
   @Test
   void duplicateInFlightIdIsRefused() throws Exception {
-    Server.Options holding = options().withHoldBeforeCall(Duration.ofSeconds(60));
+    Tools holding = new HeldTools(tools, Duration.ofSeconds(60));
 
     List<JsonNode> replies =
-        serve(holding, call(1, "echo", "{}"), call(1, "echo", "{\"second\":true}"), cancel(1));
+        serve(
+            holding,
+            options(),
+            call(1, "echo", "{}"),
+            call(1, "echo", "{\"second\":true}"),
+            cancel(1));
 
     assertThat(replies)
         .containsExactly(
@@ -488,7 +502,7 @@ class ServerTest {
 
   @Test
   void requestsBeyondTheInFlightBoundAreAnsweredOverloaded() throws Exception {
-    try (Wire wire = new Wire(options(2, 1, Duration.ofMillis(50)))) {
+    try (Wire wire = new Wire(options(1, Duration.ofMillis(50)))) {
       wire.send(call(1, "block", "{}"));
       tools.entered.await();
       wire.send(call(2, "echo", "{}"));
@@ -529,6 +543,184 @@ class ServerTest {
     assertThat(wire.next().at("/result/content/0/text").stringValue()).isEqualTo("released");
   }
 
+  // --- back-pressure, held calls, end of input and shutdown with a stdout nobody reads ---
+
+  /** An output that takes nothing until opened, like a pipe whose reader stopped reading. */
+  private static final class GatedOutput extends OutputStream {
+    final CountDownLatch open = new CountDownLatch(1);
+    final CountDownLatch blocked = new CountDownLatch(1);
+    final ByteArrayOutputStream taken = new ByteArrayOutputStream();
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] bytes, int offset, int length) throws IOException {
+      blocked.countDown();
+      try {
+        open.await();
+      } catch (InterruptedException e) {
+        throw new IOException(e);
+      }
+      synchronized (taken) {
+        taken.write(bytes, offset, length);
+      }
+    }
+
+    List<JsonNode> replies() {
+      String text;
+      synchronized (taken) {
+        text = taken.toString(StandardCharsets.UTF_8);
+      }
+      List<JsonNode> replies = new ArrayList<>();
+      for (String line : text.split("\n")) {
+        if (!line.isEmpty()) {
+          replies.add(json(line));
+        }
+      }
+      return replies;
+    }
+  }
+
+  /** Input that counts the bytes the server has taken from it. */
+  private static final class CountingInput extends ByteArrayInputStream {
+    final AtomicLong taken = new AtomicLong();
+
+    CountingInput(String text) {
+      super(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public synchronized int read(byte[] bytes, int offset, int length) {
+      int n = super.read(bytes, offset, Math.min(length, 4096));
+      if (n > 0) {
+        taken.addAndGet(n);
+      }
+      return n;
+    }
+  }
+
+  private static Server.Options pendingBound(long maxPendingBytes, Duration closeGrace) {
+    Server.Options d = options();
+    return new Server.Options(
+        d.info(),
+        d.instructions(),
+        d.maxInFlight(),
+        d.admissionWait(),
+        d.maxLineBytes(),
+        maxPendingBytes,
+        closeGrace);
+  }
+
+  private Thread serveInBackground(Server server, InputStream in, OutputStream out) {
+    Thread serving =
+        new Thread(
+            () -> {
+              try {
+                server.serve(in, out);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "test server");
+    serving.start();
+    return serving;
+  }
+
+  @Test
+  void repliesThatCannotBeWrittenStopTheReadingAndAllArriveOnceTheyCan() throws Exception {
+    StringBuilder input = new StringBuilder();
+    int calls = 2_000;
+    for (int i = 1; i <= calls; i++) {
+      input.append(call(i, "echo", "{\"n\":" + i + "}")).append('\n');
+    }
+    CountingInput in = new CountingInput(input.toString());
+    GatedOutput out = new GatedOutput();
+    Thread serving =
+        serveInBackground(
+            new Server(tools, pendingBound(4096, Duration.ofSeconds(30)), log), in, out);
+
+    assertThat(out.blocked.await(5, TimeUnit.SECONDS)).isTrue();
+    Thread.sleep(300);
+    long takenWhileBlocked = in.taken.get();
+    out.open.countDown();
+    serving.join(10_000);
+
+    assertThat(takenWhileBlocked)
+        .as("stdin is not read while replies cannot be written")
+        .isLessThan(in.taken.get() / 4);
+    List<JsonNode> replies = out.replies();
+    assertThat(replies).hasSize(calls);
+    for (JsonNode reply : replies) {
+      assertThat(reply.has("result")).as(reply.toString()).isTrue();
+    }
+  }
+
+  @Test
+  void endOfInputWithAStdoutThatTakesNothingReturnsAfterTheGracePeriod() throws Exception {
+    GatedOutput out = new GatedOutput();
+    Thread serving =
+        serveInBackground(
+            new Server(tools, pendingBound(1 << 20, Duration.ofMillis(200)), log),
+            new ByteArrayInputStream(
+                (call(1, "echo", "{}") + "\n" + call(2, "echo", "{}") + "\n")
+                    .getBytes(StandardCharsets.UTF_8)),
+            out);
+
+    serving.join(5_000);
+
+    assertThat(serving.isAlive()).as("serve returned although stdout takes nothing").isFalse();
+    assertThat(log()).contains("notes-mcp: stdout takes nothing; ");
+    out.open.countDown();
+  }
+
+  @Test
+  void awaitingTheRepliesOnShutdownIsBoundedWhenStdoutTakesNothing() throws Exception {
+    GatedOutput out = new GatedOutput();
+    PipedOutputStream toServer = new PipedOutputStream();
+    Server server = new Server(tools, options(), log);
+    Thread serving = serveInBackground(server, new PipedInputStream(toServer, 1 << 16), out);
+    toServer.write((call(1, "echo", "{}") + "\n").getBytes(StandardCharsets.UTF_8));
+    toServer.flush();
+    assertThat(out.blocked.await(5, TimeUnit.SECONDS)).isTrue();
+
+    long start = System.nanoTime();
+    boolean written = server.awaitRepliesWritten(Duration.ofMillis(100));
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+    assertThat(written).isFalse();
+    assertThat(took).isLessThan(Duration.ofSeconds(2));
+    out.open.countDown();
+    toServer.close();
+    serving.join(5_000);
+    assertThat(out.replies()).hasSize(1);
+  }
+
+  @Test
+  void theBoundIsFullOnlyOfCallsBeingWorkedOnAndEachHeldCallHasAThread() throws Exception {
+    Tools holding = new HeldTools(tools, Duration.ofSeconds(60));
+    try (Wire wire = new Wire(holding, options(3, Duration.ofMillis(50)))) {
+      for (int id = 1; id <= 3; id++) {
+        wire.send(call(id, "echo", "{}"));
+      }
+      wire.send(request(4, "server/discover", modern("")));
+      JsonNode fourth = wire.next();
+      assertThat(fourth.get("id").intValue()).isEqualTo(4);
+      assertThat(fourth.at("/error/code").intValue()).isEqualTo(-32000);
+
+      for (int id = 1; id <= 3; id++) {
+        wire.send(cancel(id));
+      }
+      wire.send(request(5, "server/discover", modern("")));
+      JsonNode fifth = wire.next();
+      assertThat(fifth.get("id").intValue()).as("cancelled calls get no reply").isEqualTo(5);
+      assertThat(fifth.at("/result/resultType").stringValue()).isEqualTo("complete");
+    }
+    assertThat(tools.calls).hasValue(0);
+  }
+
   /** A server on pipes, serving on its own thread, for tests that need to interleave. */
   private final class Wire implements AutoCloseable {
     private final PipedOutputStream toServer = new PipedOutputStream();
@@ -539,6 +731,10 @@ class ServerTest {
     volatile Exception failure;
 
     Wire(Server.Options options) throws IOException {
+      this(tools, options);
+    }
+
+    Wire(Tools tools, Server.Options options) throws IOException {
       PipedInputStream serverIn = new PipedInputStream(toServer, 1 << 16);
       PipedOutputStream serverOut = new PipedOutputStream(fromServer);
       Server server = new Server(tools, options, log);

@@ -48,9 +48,7 @@ final class ConfigCommand {
           "notes-mcp: -root "
               + options.root()
               + ": not a usable folder ("
-              + e.getClass().getSimpleName()
-              + ": "
-              + e.getMessage()
+              + ServeCommand.problem(e)
               + ")");
       return ExitCode.USAGE;
     }

@@ -6,7 +6,11 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.Optional;
+import java.util.function.Supplier;
+import notesmcp.jsonrpc.LogStream;
 
 /**
  * The {@code notes-mcp} program: {@code -serve} runs the MCP server on stdin/stdout; {@code review}
@@ -15,20 +19,48 @@ import java.util.Arrays;
  * one-shot client that starts a server, lists its tools or calls one, and closes it.
  */
 public final class Main {
+  /** Bytes of log lines kept while nobody reads stderr; beyond them lines are dropped. */
+  private static final int LOG_CAPACITY = 256 * 1024;
+
+  /** How long the end of the process waits for stderr to take the last log lines. */
+  private static final Duration LOG_DRAIN = Duration.ofMillis(250);
+
   private Main() {}
 
   public static void main(String[] args) {
-    // stdout carries protocol messages only: keep the real one for them, and send anything
-    // printed by mistake (System.out.println) to stderr instead.
+    main(args, Seams.NONE);
+  }
+
+  /**
+   * Sets up the process's streams, runs the command line and exits with its code. stdout carries
+   * protocol messages only: the real one is kept for them, and {@code System.out} is pointed at the
+   * log. Every diagnostic ({@code System.out}, {@code System.err}, stack traces, the shutdown path)
+   * goes through one {@link LogStream}, which drops and counts lines rather than wait for a stderr
+   * nobody reads (CONTRACT §5).
+   */
+  static void main(String[] args, Seams seams) {
     OutputStream stdout = new FileOutputStream(FileDescriptor.out);
-    PrintStream stderr =
-        new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
-    System.setOut(stderr);
-    System.exit(run(args, System.in, stdout, stderr));
+    LogStream stderr = new LogStream(new FileOutputStream(FileDescriptor.err), LOG_CAPACITY);
+    PrintStream log = new PrintStream(stderr, true, StandardCharsets.UTF_8);
+    System.setOut(log);
+    System.setErr(log);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread("notes-mcp stderr at exit") {
+              @Override
+              public void run() {
+                stderr.drain(LOG_DRAIN); // bounded: a stderr nobody reads never holds the exit
+              }
+            });
+    System.exit(run(args, System.in, stdout, log, seams));
   }
 
   /** Runs one command line; returns the exit code (CONTRACT §2). */
   static int run(String[] args, InputStream in, OutputStream out, PrintStream err) {
+    return run(args, in, out, err, Seams.NONE);
+  }
+
+  static int run(String[] args, InputStream in, OutputStream out, PrintStream err, Seams seams) {
     if (args.length > 0 && args[0].equals(ChatModule.WORD)) {
       return ChatModule.run(Arrays.copyOfRange(args, 1, args.length), in, out, err);
     }
@@ -50,12 +82,12 @@ public final class Main {
         stdout.println("notes-mcp " + Version.VALUE);
         return ExitCode.OK.code;
       case SERVE:
-        return ServeCommand.run(options, in, out, err).code;
+        return ServeCommand.run(options, in, out, err, seams).code;
       case LIST:
       case CALL:
         return ClientCommand.run(options, stdout, err).code;
       case REVIEW:
-        return ReviewCommand.run(options, stdout, err, ControllingTerminal::open).code;
+        return ReviewCommand.run(options, stdout, err, TERMINAL, seams).code;
       case CONFIG:
         return ConfigCommand.run(
                 options, System.getProperty(ConfigCommand.EXECUTABLE_PROPERTY), stdout, err)
@@ -64,4 +96,13 @@ public final class Main {
         throw new AssertionError(options.mode());
     }
   }
+
+  // Not a method reference: this class is on the start path, which links no invokedynamic.
+  private static final Supplier<Optional<ControllingTerminal>> TERMINAL =
+      new Supplier<Optional<ControllingTerminal>>() {
+        @Override
+        public Optional<ControllingTerminal> get() {
+          return ControllingTerminal.open();
+        }
+      };
 }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import notesmcp.jsonrpc.Codec;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
@@ -341,7 +342,7 @@ record Options(
         throw new UsageException("-args must hold exactly one JSON object");
       }
     } catch (JacksonException e) {
-      throw new UsageException("-args is not valid JSON: " + e.getOriginalMessage());
+      throw new UsageException("-args is not valid JSON: " + Codec.describe(e));
     }
     return out.toString();
   }

@@ -27,10 +27,6 @@ public final class OwnServer {
     if (flags != null && !flags.isBlank()) {
       command.addAll(CommandLine.split(flags));
     }
-    String hold = System.getProperty(ServeCommand.HOLD_PROPERTY);
-    if (hold != null) {
-      command.add("-D" + ServeCommand.HOLD_PROPERTY + "=" + hold);
-    }
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(Main.class.getName());

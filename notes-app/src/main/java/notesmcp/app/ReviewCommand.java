@@ -2,6 +2,7 @@ package notesmcp.app;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import notesmcp.policy.Approvals;
 import notesmcp.policy.Approvals.Decision;
+import notesmcp.policy.FileProblem;
 import notesmcp.policy.Posix;
 import notesmcp.policy.ProposalDirectory;
 import notesmcp.policy.Recorded;
@@ -37,13 +39,14 @@ final class ReviewCommand {
       Options options,
       PrintStream out,
       PrintStream err,
-      Supplier<Optional<ControllingTerminal>> terminal) {
+      Supplier<Optional<ControllingTerminal>> terminal,
+      Seams seams) {
     try {
       Posix.require();
     } catch (Posix.Unavailable e) {
       return ServeCommand.cannotStart(e, err);
     }
-    Approvals approvals = open(options, err);
+    Approvals approvals = open(options, err, seams);
     if (approvals == null) {
       return ExitCode.USAGE;
     }
@@ -55,7 +58,7 @@ final class ReviewCommand {
     } catch (IOException e) {
       err.println(
           "notes-mcp: review failed ("
-              + e
+              + describe(e)
               + "); a crash-safe step may be half done: run review again to complete it");
       return ExitCode.IO_FAILURE;
     }
@@ -65,14 +68,14 @@ final class ReviewCommand {
    * The approval path over the folders the options name, or null after saying why not. Nothing is
    * created before both folders are checked (CONTRACT §5).
    */
-  private static Approvals open(Options options, PrintStream err) {
+  private static Approvals open(Options options, PrintStream err, Seams seams) {
     try {
       Workspace workspace = Workspace.at(options.root());
       ProposalDirectory directory = ProposalDirectory.open(options.proposals(), workspace);
-      return new Approvals(
-          workspace, directory, Clock.systemUTC(), err, Checkpoints.fromSystemProperties(err));
+      return new Approvals(workspace, directory, Clock.systemUTC(), err, seams.checkpoints(err));
     } catch (IOException e) {
-      err.println("notes-mcp: -root " + options.root() + ": not a usable folder (" + e + ")");
+      err.println(
+          "notes-mcp: -root " + options.root() + ": not a usable folder (" + describe(e) + ")");
     } catch (ProposalDirectory.Unusable e) {
       err.println("notes-mcp: " + e.getMessage());
     }
@@ -211,5 +214,13 @@ final class ReviewCommand {
 
   private static Path destination(Recorded entry, Approvals approvals) {
     return entry instanceof Valid ? approvals.fileOf(((Valid) entry).proposal()) : null;
+  }
+
+  /** A failed file operation in words, naming the file when there is one; no class names. */
+  private static String describe(IOException e) {
+    if (e instanceof FileSystemException && ((FileSystemException) e).getFile() != null) {
+      return FileProblem.describe(e) + ": " + ((FileSystemException) e).getFile();
+    }
+    return e.getMessage() == null ? FileProblem.describe(e) : e.getMessage();
   }
 }

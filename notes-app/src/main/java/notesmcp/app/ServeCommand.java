@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.file.FileSystemException;
 import java.time.Clock;
 import java.time.Duration;
 import notesmcp.mcp.Implementation;
 import notesmcp.mcp.Server;
 import notesmcp.mcp.Versions;
+import notesmcp.policy.FileProblem;
 import notesmcp.policy.Notes;
 import notesmcp.policy.Policy;
 import notesmcp.policy.PolicyFile;
@@ -16,10 +18,17 @@ import notesmcp.policy.Posix;
 import notesmcp.policy.ProposalDirectory;
 import notesmcp.policy.Workspace;
 
-/** {@code notes-mcp -serve}: the notes policy as an MCP server on stdin and stdout. */
+/**
+ * {@code notes-mcp -serve}: the notes policy as an MCP server on stdin and stdout, until stdin
+ * closes (exit 0) or SIGTERM (the JVM's 143). See {@code mcp-stdio/CONCURRENCY.md} for the threads
+ * and the shutdown paths.
+ */
 final class ServeCommand {
-  /** Test hook (never set in use): hold each tools/call this long before the policy runs. */
-  static final String HOLD_PROPERTY = "notesmcp.test.holdCallsMillis";
+  /**
+   * How long the SIGTERM hook waits for replies already made to be written: a stdout nobody reads
+   * must not keep the process past the contract's second (CONTRACT §5).
+   */
+  private static final Duration FLUSH_ON_SIGTERM = Duration.ofMillis(250);
 
   static final String INSTRUCTIONS =
       "Notes are plain text in a workspace chosen by the user."
@@ -29,7 +38,8 @@ final class ServeCommand {
 
   private ServeCommand() {}
 
-  static ExitCode run(Options options, InputStream in, OutputStream out, PrintStream err) {
+  static ExitCode run(
+      Options options, InputStream in, OutputStream out, PrintStream err, Seams seams) {
     try {
       Posix.require();
     } catch (Posix.Unavailable e) {
@@ -56,20 +66,13 @@ final class ServeCommand {
       return cannotStart(e, err);
     } catch (IOException e) {
       err.println(
-          "notes-mcp: -root "
-              + options.root()
-              + ": not a usable folder ("
-              + e.getClass().getSimpleName()
-              + ": "
-              + e.getMessage()
-              + ")");
+          "notes-mcp: -root " + options.root() + ": not a usable folder (" + problem(e) + ")");
       return ExitCode.USAGE;
     }
     Notes notes = new Notes(policy, workspace, Clock.systemUTC(), proposals);
     Server.Options serverOptions =
-        Server.Options.defaults(new Implementation("notes-mcp", Version.VALUE), INSTRUCTIONS)
-            .withHoldBeforeCall(Duration.ofMillis(Long.getLong(HOLD_PROPERTY, 0)));
-    Server server = new Server(new NoteTools(notes), serverOptions, err);
+        Server.Options.defaults(new Implementation("notes-mcp", Version.VALUE), INSTRUCTIONS);
+    Server server = new Server(seams.tools(new NoteTools(notes)), serverOptions, err);
     err.println(
         "notes-mcp "
             + Version.VALUE
@@ -90,11 +93,15 @@ final class ServeCommand {
             + (proposals == null
                 ? "in memory (discarded on exit)"
                 : "kept in " + proposals.path() + " for 'notes-mcp review'"));
+    // SIGTERM: replies already made get a bounded moment to leave; the hook never writes itself,
+    // so a stdout nobody reads cannot hold the exit.
     Thread flushOnSignal =
         new Thread("notes-mcp shutdown") {
           @Override
           public void run() {
-            server.flush();
+            if (!server.awaitRepliesWritten(FLUSH_ON_SIGTERM)) {
+              err.println("notes-mcp: terminated with replies not written (stdout is not read)");
+            }
           }
         };
     Runtime.getRuntime().addShutdownHook(flushOnSignal);
@@ -102,6 +109,12 @@ final class ServeCommand {
       server.serve(in, out);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(flushOnSignal);
+      } catch (IllegalStateException e) {
+        // the JVM is already shutting down (SIGTERM came as stdin closed): the hook runs anyway
+      }
     }
     if (notes.pending() != null) {
       err.println(
@@ -110,6 +123,16 @@ final class ServeCommand {
               + " (nothing was written; use -proposals DIR to keep proposals for review)");
     }
     return ExitCode.OK;
+  }
+
+  /**
+   * An unusable root in words ("no such file or folder"), without Java's class names; {@code
+   * config} says it the same way.
+   */
+  static String problem(IOException e) {
+    return e instanceof FileSystemException || e.getMessage() == null
+        ? FileProblem.describe(e)
+        : e.getMessage();
   }
 
   /** "An executable that cannot start MUST fail loudly" (CONTRACT §2); never a fallback. */

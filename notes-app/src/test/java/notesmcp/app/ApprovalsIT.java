@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -64,14 +65,26 @@ class ApprovalsIT {
     }
   }
 
-  private Launch.Result approve(String id, String sha256, Map<String, String> env)
-      throws Exception {
+  /**
+   * Approves through the real launcher, or, with {@code hooks} (flags of {@link TestMain}), through
+   * the test main that stops or pauses the commit at a checkpoint.
+   */
+  private Launch.Result approve(String id, String sha256, List<String> hooks) throws Exception {
     return Launch.run(
         dir,
-        env,
+        Map.of(),
         "",
-        Launch.withoutTerminal(
-            Launch.review(root, proposals, "--approve", id, "--sha256", sha256)));
+        Launch.withoutTerminal(review(hooks, "--approve", id, "--sha256", sha256)));
+  }
+
+  private List<String> review(List<String> hooks, String... more) {
+    List<String> command = Launch.review(root, proposals, more);
+    if (hooks.isEmpty()) {
+      return command;
+    }
+    List<String> args = new ArrayList<>(hooks);
+    args.addAll(command.subList(1, command.size())); // the words after the launcher
+    return TestMain.command(args.toArray(new String[0]));
   }
 
   private Launch.Result list() throws Exception {
@@ -92,7 +105,7 @@ class ApprovalsIT {
         .contains("\"wire-test\" version \"1\" (self-reported by the MCP client, unverified)");
     assertThat(root.resolve("draft.txt")).doesNotExist();
 
-    Launch.Result approved = approve(id, sha256(CONTENT).toUpperCase(), Map.of());
+    Launch.Result approved = approve(id, sha256(CONTENT).toUpperCase(), List.of());
     assertThat(approved.exit()).as(approved.stderr()).isZero();
     assertThat(approved.stdout())
         .isEqualTo("created " + root.resolve("draft.txt") + " (25 bytes)\n");
@@ -138,7 +151,7 @@ class ApprovalsIT {
 
     Launch.Result crashed = approve(id, sha256(CONTENT), halt(point));
 
-    assertThat(crashed.exit()).as(crashed.stderr()).isEqualTo(Checkpoints.HALT_STATUS);
+    assertThat(crashed.exit()).as(crashed.stderr()).isEqualTo(TestMain.HALT_STATUS);
     assertThat(Files.readString(note)).isEqualTo(CONTENT);
     assertThat(proposals.resolve(id + ".committed")).doesNotExist();
 
@@ -153,7 +166,7 @@ class ApprovalsIT {
       assertThat(files.map(p -> p.getFileName().toString()).sorted())
           .containsExactly("draft.txt", "notes.txt", "project.txt");
     }
-    Launch.Result again = approve(id, sha256(CONTENT), Map.of());
+    Launch.Result again = approve(id, sha256(CONTENT), List.of());
     assertThat(again.exit()).isEqualTo(1);
     assertThat(again.stderr())
         .contains("notes-mcp: refused: proposal " + id + " is already committed; nothing changed");
@@ -166,14 +179,14 @@ class ApprovalsIT {
 
     Launch.Result crashed = approve(id, sha256(CONTENT), halt(point));
 
-    assertThat(crashed.exit()).as(crashed.stderr()).isEqualTo(Checkpoints.HALT_STATUS);
+    assertThat(crashed.exit()).as(crashed.stderr()).isEqualTo(TestMain.HALT_STATUS);
     assertThat(root.resolve("draft.txt")).doesNotExist();
     assertThat(list().stdout()).contains("Proposal " + id + "\n");
     try (var files = Files.list(root)) {
       assertThat(files.map(p -> p.getFileName().toString()).sorted())
           .containsExactly("notes.txt", "project.txt");
     }
-    assertThat(approve(id, sha256(CONTENT), Map.of()).exit()).isZero();
+    assertThat(approve(id, sha256(CONTENT), List.of()).exit()).isZero();
     assertThat(Files.readString(root.resolve("draft.txt"))).isEqualTo(CONTENT);
   }
 
@@ -181,12 +194,13 @@ class ApprovalsIT {
   void twoReviewersApprovingAtOnceMakeOneFileAndOneRefusal() throws Exception {
     String id = proposeAndClose(CONTENT);
     Path resume = dir.resolve("resume");
-    List<String> command =
-        Launch.withoutTerminal(
-            Launch.review(root, proposals, "-approve", id, "-sha256", sha256(CONTENT)));
+    String[] approve = {"-approve", id, "-sha256", sha256(CONTENT)};
+    List<String> command = Launch.withoutTerminal(review(List.of(), approve));
+    List<String> pausing =
+        Launch.withoutTerminal(review(pauseAt("before-create", resume), approve));
 
-    Launch first = Launch.start(dir, pauseAt("before-create", resume), "", command);
-    first.awaitStderr("notes-mcp: pausing at before-create (test hook)");
+    Launch first = Launch.start(dir, Map.of(), "", pausing);
+    first.awaitStderr("notes-mcp: pausing at before-create (test)");
     Launch second = Launch.start(dir, Map.of(), "", command);
     second.awaitStderr("notes-mcp: another review holds " + proposals + "; waiting");
     Files.createFile(resume);
@@ -205,7 +219,7 @@ class ApprovalsIT {
     String id = proposeAndClose(CONTENT);
     Files.writeString(root.resolve("draft.txt"), "the person's own draft\n");
 
-    Launch.Result result = approve(id, sha256(CONTENT), Map.of());
+    Launch.Result result = approve(id, sha256(CONTENT), List.of());
 
     assertThat(result.exit()).isEqualTo(1);
     assertThat(result.stderr())
@@ -224,7 +238,7 @@ class ApprovalsIT {
     Path record = proposals.resolve(id + ".json");
     Files.writeString(record, Files.readString(record).replace("Friday", "Monday"));
 
-    Launch.Result result = approve(id, sha256(CONTENT), Map.of());
+    Launch.Result result = approve(id, sha256(CONTENT), List.of());
 
     assertThat(result.exit()).isEqualTo(1);
     assertThat(result.stderr())
@@ -243,7 +257,7 @@ class ApprovalsIT {
 
     Launch.Result rejected =
         Launch.run(dir, Launch.withoutTerminal(Launch.review(root, proposals, "--reject", id)));
-    Launch.Result approved = approve(id, sha256(CONTENT), Map.of());
+    Launch.Result approved = approve(id, sha256(CONTENT), List.of());
 
     assertThat(rejected.exit()).isZero();
     assertThat(rejected.stdout()).isEqualTo("rejected proposal " + id + "\n");
@@ -252,20 +266,11 @@ class ApprovalsIT {
     assertThat(root.resolve("draft.txt")).doesNotExist();
   }
 
-  private static Map<String, String> halt(String point) {
-    return Map.of("JAVA_TOOL_OPTIONS", "-D" + Checkpoints.HALT_PROPERTY + "=" + point);
+  private static List<String> halt(String point) {
+    return List.of("--halt-at", point);
   }
 
-  private static Map<String, String> pauseAt(String point, Path resume) {
-    return Map.of(
-        "JAVA_TOOL_OPTIONS",
-        "-D"
-            + Checkpoints.PAUSE_PROPERTY
-            + "="
-            + point
-            + " -D"
-            + Checkpoints.RESUME_PROPERTY
-            + "="
-            + resume);
+  private static List<String> pauseAt(String point, Path resume) {
+    return List.of("--pause-at", point, "--resume-file", resume.toString());
   }
 }

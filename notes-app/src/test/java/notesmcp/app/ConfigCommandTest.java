@@ -89,4 +89,25 @@ class ConfigCommandTest {
     assertThat(out.size()).isZero();
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("not a usable folder");
   }
+
+  @Test
+  void aMissingRootIsSaidInWordsWithoutJavaClassNames() throws Exception {
+    Path missing = dir.resolve("missing");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Options options = Options.parse(List.of("config", "-root", missing.toString()));
+
+    ExitCode code =
+        ConfigCommand.run(
+            options,
+            null,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+
+    assertThat(code).isEqualTo(ExitCode.USAGE);
+    assertThat(out.size()).isZero();
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .isEqualTo(
+            "notes-mcp: -root " + missing + ": not a usable folder (no such file or folder)\n");
+  }
 }

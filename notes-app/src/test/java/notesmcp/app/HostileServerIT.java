@@ -24,9 +24,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The real client executable against hostile servers (issue 8, defects 7 and 8; CONTRACT §5, "The
  * client never hangs and never calls nonsense success"). Each server is a real child process: a few
  * lines of {@code sh} that first write their PID to a file, so the test can tell that the client
- * closed it, then answer each request with the next line of a replies file. Two replies are
- * commands: {@code STOP} stops reading stdin for good (and ignores its closing), {@code FLOOD:n}
- * writes n {@code ping} requests and then stops reading.
+ * closed it, then answer each request with the next line of a replies file. Some replies are
+ * commands: {@code STOP} stops reading stdin for good (and ignores its closing); {@code DEAF} does
+ * that and ignores SIGTERM too; {@code BEHIND_CHILD} leaves stdin to a child of its own that never
+ * reads it (writing the child's PID beside its own), as a wrapper script that does not {@code exec}
+ * would; {@code FLOOD:n} writes n {@code ping} requests and then stops reading.
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
 class HostileServerIT {
@@ -50,6 +52,13 @@ class HostileServerIT {
       while IFS= read -r reply <&3; do
         case "$reply" in
           STOP) exec sleep 600 ;;
+          DEAF) trap '' TERM; exec sleep 600 ;;
+          BEHIND_CHILD)
+            exec 4<&0
+            sleep 600 <&4 4<&- &
+            echo $! > "$1.child"
+            wait
+            exit 0 ;;
           FLOOD:*)
             n=${reply#FLOOD:}; i=0
             while [ "$i" -lt "$n" ]; do
@@ -115,6 +124,10 @@ class HostileServerIT {
       pid = Long.parseLong(Files.readString(pidFile).trim());
       servers.add(pid);
     }
+    Path childPidFile = dir.resolve("server.pid.child");
+    if (Files.exists(childPidFile)) {
+      servers.add(Long.parseLong(Files.readString(childPidFile).trim()));
+    }
     String stderr = Files.readString(err, StandardCharsets.UTF_8);
     assertThat(exited).as("the client exits; stderr so far:\n" + stderr).isTrue();
     return new Run(
@@ -144,12 +157,20 @@ class HostileServerIT {
 
   // --- defect 7: every client operation is under the deadline ---
 
-  @Test
-  void aServerThatStopsReadingCannotBlockALargeRequestPastTheDeadline() throws Exception {
+  /**
+   * The request is larger than a pipe holds, so the client's writer is blocked in {@code write(2)}
+   * when the deadline passes, and stays blocked while the client closes the server: a server that
+   * ignores SIGTERM, or whose stdin a child of its own keeps open, must not make that close wait
+   * for the write (the JDK's {@code Process.destroy()} closes the child's stdin after signalling,
+   * and that waits on the lock the blocked writer holds).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"STOP", "DEAF", "BEHIND_CHILD"})
+  void aServerThatStopsReadingCannotBlockALargeRequestPastTheDeadline(String stop)
+      throws Exception {
     String args = "{\"pad\":\"" + "x".repeat(120 * 1024) + "\"}";
 
-    Run run =
-        client(List.of(DISCOVERED, "STOP"), "-tool", "t", "-args", args, "-timeout", DEADLINE);
+    Run run = client(List.of(DISCOVERED, stop), "-tool", "t", "-args", args, "-timeout", DEADLINE);
 
     assertThat(run.exit()).as(run.err()).isEqualTo(4);
     assertThat(run.took()).isLessThan(LIVENESS);
@@ -160,6 +181,23 @@ class HostileServerIT {
         .contains("(-timeout 2000 ms for the whole exchange)");
     assertNoStackTrace(run);
     assertServerClosed(run);
+    assertServerChildClosed();
+  }
+
+  /** The child a {@code BEHIND_CHILD} server started is gone too, if there is one. */
+  private void assertServerChildClosed() throws Exception {
+    Path childPidFile = dir.resolve("server.pid.child");
+    if (Files.exists(childPidFile)) {
+      long child = Long.parseLong(Files.readString(childPidFile).trim());
+      Optional<ProcessHandle> handle = ProcessHandle.of(child);
+      long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+      while (handle.isPresent() && handle.get().isAlive() && System.nanoTime() < until) {
+        Thread.sleep(50);
+      }
+      assertThat(handle.isPresent() && handle.get().isAlive())
+          .as("the server's child %d is still running after the client exited", child)
+          .isFalse();
+    }
   }
 
   @ParameterizedTest

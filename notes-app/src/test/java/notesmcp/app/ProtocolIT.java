@@ -10,6 +10,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -68,6 +70,24 @@ class ProtocolIT {
     server.sendBytes(line);
     server.sendBytes(new byte[] {'\n'});
     assertThat(code(server.responseWithoutId())).isEqualTo(-32700);
+  }
+
+  /**
+   * Valid JSON that no Java number holds: this used to kill the thread reading stdin, and the
+   * server never answered again (issue 8's class of hangs). Now it is a parse error like any other.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":1e-9999999999}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":1e9999999999,\"method\":\"ping\"}"
+      })
+  void aNumberNoMachineNumberHoldsIsAParseErrorAndServingGoesOn(String line) {
+    server.send(line);
+    JsonNode reply = server.responseWithoutId();
+    assertThat(code(reply)).isEqualTo(-32700);
+    assertThat(reply.at("/error/message").asString())
+        .isEqualTo("Parse error: a number too large or too small to read");
   }
 
   @Test

@@ -87,13 +87,7 @@ class StateIT {
     Path log = dir.resolve("server.log");
     ProcessBuilder child =
         new ProcessBuilder(
-                java(),
-                "-D" + ServeCommand.HOLD_PROPERTY + "=3000",
-                "-jar",
-                System.getProperty("notesmcp.jar"),
-                "-serve",
-                "-root",
-                root.toString())
+                TestMain.command("--hold-calls", "3000", "-serve", "-root", root.toString()))
             .redirectError(log.toFile());
     Connection connection =
         Connection.start(child, new PrintStream(System.err, true, StandardCharsets.UTF_8));
@@ -135,9 +129,5 @@ class StateIT {
     params.put("name", "propose_note");
     params.putObject("arguments").put("path", "draft.txt").put("content", content);
     return params;
-  }
-
-  private static String java() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 }

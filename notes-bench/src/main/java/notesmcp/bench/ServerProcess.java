@@ -133,7 +133,9 @@ final class ServerProcess implements AutoCloseable {
                     + ", after "
                     + replies
                     + " replies from this process";
-            process.destroyForcibly();
+            // The handle, not Process.destroyForcibly(): that also closes the server's stdin,
+            // which waits for the lock of a write blocked on a server that stopped reading.
+            process.toHandle().destroyForcibly();
             throw new IllegalStateException("stop watching"); // ends the repetition
           }
         },

@@ -79,8 +79,8 @@ public final class Approvals {
 
   /**
    * @param log where to say that another review holds the lock
-   * @param checkpoints told each {@link #CHECKPOINTS} name as the commit passes it; a test hook to
-   *     pause or halt the process there, a no-op in use
+   * @param checkpoints told each {@link #CHECKPOINTS} name as the commit passes it: a seam where
+   *     crash tests stop the process (from test code only); a no-op in use
    */
   public Approvals(
       Workspace workspace,

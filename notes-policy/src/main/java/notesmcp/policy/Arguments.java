@@ -1,10 +1,13 @@
 package notesmcp.policy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -88,7 +91,7 @@ final class Arguments {
       }
       return new Arguments(members);
     } catch (JacksonException e) {
-      throw new Rejected("arguments are not valid JSON: " + e.getOriginalMessage());
+      throw new Rejected("arguments are not valid JSON: " + JsonProblem.describe(e));
     }
   }
 
@@ -127,8 +130,12 @@ final class Arguments {
     return this;
   }
 
-  private static Iterable<String> quoted(Set<String> names) {
-    return names.stream().sorted().map(Quote::of)::iterator;
+  private static List<String> quoted(Set<String> names) {
+    List<String> quoted = new ArrayList<>();
+    for (String name : new TreeSet<>(names)) {
+      quoted.add(Quote.of(name));
+    }
+    return quoted;
   }
 
   /** The required string member {@code name}. */

@@ -33,6 +33,12 @@ public final class Notes {
   public static final String READ_NOTE = "read_note";
   public static final String PROPOSE_NOTE = "propose_note";
 
+  private static final Runnable NOTHING =
+      new Runnable() {
+        @Override
+        public void run() {}
+      };
+
   private final Policy policy;
   private final Workspace workspace;
   private final Clock clock;
@@ -191,24 +197,29 @@ public final class Notes {
    * before the answer exists.
    */
   private Outcome keepInDirectory(Proposal proposal) {
+    // Anonymous classes, not lambdas: this class is on the server's start path, which links no
+    // invokedynamic (see StartPathIT).
     try {
       return directory.locked(
-          () -> {},
-          () -> {
-            Optional<String> blocking = directory.blocking(proposal.path());
-            if (blocking.isPresent()) {
-              return new Outcome.Refusal(blocking.get());
+          NOTHING,
+          new ProposalDirectory.Locked<Outcome>() {
+            @Override
+            public Outcome run() throws IOException {
+              Optional<String> blocking = directory.blocking(proposal.path());
+              if (blocking.isPresent()) {
+                return new Outcome.Refusal(blocking.get());
+              }
+              if (workspace.isOccupied(proposal.path())) {
+                return occupied(proposal.path());
+              }
+              directory.store(proposal);
+              return accepted(proposal);
             }
-            if (workspace.isOccupied(proposal.path())) {
-              return occupied(proposal.path());
-            }
-            directory.store(proposal);
-            return accepted(proposal);
           });
     } catch (IOException e) {
       return new Outcome.Refusal(
           "the proposal could not be stored for review ("
-              + e.getClass().getSimpleName()
+              + FileProblem.describe(e)
               + "); nothing is pending");
     }
   }

@@ -49,8 +49,7 @@ public final class PolicyFile {
       }
       bytes = Files.readAllBytes(file);
     } catch (IOException e) {
-      throw new Invalid(
-          file, "cannot be read (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
+      throw new Invalid(file, "cannot be read (" + FileProblem.describe(e) + ")");
     }
     return parse(file, bytes);
   }
@@ -94,7 +93,7 @@ public final class PolicyFile {
         throw new Invalid(file, "must hold exactly one JSON object");
       }
     } catch (JacksonException e) {
-      throw new Invalid(file, "not valid JSON: " + e.getOriginalMessage());
+      throw new Invalid(file, "not valid JSON: " + JsonProblem.describe(e));
     }
     try {
       return Policy.of(readable, proposable, maxNoteBytes, maxCalls);

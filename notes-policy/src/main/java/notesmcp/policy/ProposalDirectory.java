@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.regex.Pattern;
 
 /**
  * The proposals folder ({@code -proposals DIR}): one immutable record per accepted proposal, and
@@ -41,8 +40,9 @@ import java.util.regex.Pattern;
  * package-private, for {@link Notes} (store) and {@link Approvals} (decide).
  */
 public final class ProposalDirectory {
-  private static final Pattern ID =
-      Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+  /** A proposal id's length: a UUID's canonical text, 8-4-4-4-12 lower-case hex digits. */
+  private static final int ID_LENGTH = 36;
+
   private static final String RECORD = ".json";
   private static final String LOCK = "lock";
   private static final LinkOption NO_FOLLOW = LinkOption.NOFOLLOW_LINKS;
@@ -132,8 +132,7 @@ public final class ProposalDirectory {
     } catch (Posix.Unavailable e) {
       throw e;
     } catch (IOException e) {
-      throw new Unusable(
-          dir, "cannot be used (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
+      throw new Unusable(dir, "cannot be used (" + FileProblem.describe(e) + ")");
     }
   }
 
@@ -154,8 +153,27 @@ public final class ProposalDirectory {
     return dir;
   }
 
+  /**
+   * Whether {@code candidate} is a proposal id: {@code [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-
+   * [0-9a-f]{4}-[0-9a-f]{12}}. Written out rather than a {@code java.util.regex.Pattern}: this
+   * class is loaded as {@code -serve -proposals} starts, and compiling a pattern links the JDK's
+   * own lambdas there (the start path links no {@code invokedynamic}; {@code StartPathIT}).
+   */
   static boolean isId(String candidate) {
-    return ID.matcher(candidate).matches();
+    if (candidate.length() != ID_LENGTH) {
+      return false;
+    }
+    for (int i = 0; i < ID_LENGTH; i++) {
+      char c = candidate.charAt(i);
+      boolean ok =
+          i == 8 || i == 13 || i == 18 || i == 23
+              ? c == '-'
+              : (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -144,7 +144,7 @@ final class RecordFormat {
         throw new Damaged("holds more than one JSON object");
       }
     } catch (JacksonException e) {
-      throw new Damaged("is not valid JSON (" + e.getOriginalMessage() + ")");
+      throw new Damaged("is not valid JSON (" + JsonProblem.describe(e) + ")");
     }
     for (String required : KEYS) {
       if (!fields.containsKey(required)) {

@@ -136,7 +136,7 @@ class PolicyFileTest {
 
     assertThatThrownBy(() -> PolicyFile.load(file))
         .isInstanceOf(PolicyFile.Invalid.class)
-        .hasMessage("policy file " + file + ": cannot be read (NoSuchFileException: " + file + ")");
+        .hasMessage("policy file " + file + ": cannot be read (no such file or folder)");
   }
 
   @Test

@@ -9,12 +9,50 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.List;
+import java.util.UUID;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The proposals folder: where it may be, what a record holds, and the pending rule. */
 class ProposalDirectoryTest {
   @TempDir Path dir;
+
+  /** The id rule as the regular expression it was, the reference for the hand-written check. */
+  private static final Pattern ID =
+      Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+
+  @Test
+  void anIdIsExactlyALowerCaseUuid() {
+    String uuid = UUID.randomUUID().toString();
+    List<String> candidates =
+        new java.util.ArrayList<>(
+            List.of(
+                uuid,
+                "00000000-0000-0000-0000-000000000000",
+                "ffffffff-ffff-ffff-ffff-ffffffffffff",
+                uuid.toUpperCase(java.util.Locale.ROOT),
+                uuid + "0",
+                uuid.substring(1),
+                "",
+                "../" + uuid.substring(3),
+                uuid.replace('-', '_'),
+                "0000000000000-0000-0000-000000000000",
+                "00000000-0000-0000-0000-00000000000g",
+                "00000000-0000-0000-0000-00000000000\u0660"));
+    for (int i = 0; i < uuid.length(); i++) { // every position holding every kind of character
+      for (char c : new char[] {'-', '0', '9', 'a', 'f', 'g', 'A', '/', '.', '\u00e9'}) {
+        candidates.add(uuid.substring(0, i) + c + uuid.substring(i + 1));
+      }
+    }
+
+    for (String candidate : candidates) {
+      assertThat(ProposalDirectory.isId(candidate))
+          .as(candidate)
+          .isEqualTo(ID.matcher(candidate).matches());
+    }
+    assertThat(ProposalDirectory.isId(uuid)).isTrue();
+  }
 
   @Test
   void aMissingFolderIsCreatedOwnerOnly() throws Exception {

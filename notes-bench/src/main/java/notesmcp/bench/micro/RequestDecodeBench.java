@@ -1,6 +1,5 @@
 package notesmcp.bench.micro;
 
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import notesmcp.jsonrpc.Codec;
 import notesmcp.jsonrpc.Message;
@@ -24,7 +23,7 @@ public class RequestDecodeBench {
   @Param({"modern", "legacy"})
   public String era;
 
-  private final Codec codec = new Codec(Set.of("arguments"));
+  private final Codec codec = new Codec("arguments");
   private byte[] line;
 
   @Setup

@@ -26,7 +26,7 @@ import tools.jackson.databind.node.ObjectNode;
 public class ResultEncodeBench {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-  private final Codec codec = new Codec(java.util.Set.of("arguments"));
+  private final Codec codec = new Codec("arguments");
   private final Id id = Id.of(12345);
   private String text;
   private Message.Success reply;

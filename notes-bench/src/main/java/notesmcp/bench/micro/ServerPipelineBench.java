@@ -25,10 +25,11 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * The whole server in one process, without pipes: {@link Server#serve} over an in-memory stream of
  * {@value #CALLS} pipelined {@code read_note} calls, every reply written to a counting sink. Per
- * operation, it is one call through frame read, decode, the server's threads, dispatch, the policy
- * (through {@link PolicyTools}) and encode: compare it with the process-level CPU per call to see
- * what the pipes and the JVM around it add, and with the sum of the other benchmarks to see what
- * the threads cost.
+ * operation, it is one call through frame read, decode, dispatch, the policy (through {@link
+ * PolicyTools}), encode and the outbox, on the thread that read it (see mcp-stdio/CONCURRENCY.md):
+ * compare it with the process-level CPU per call to see what the pipes and the JVM around it add,
+ * and with the sum of the other benchmarks to see what the server's own bookkeeping (the lead, the
+ * watch, admission) costs.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -1,0 +1,166 @@
+package notesmcp.app;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+import notesmcp.mcp.CancelToken;
+import notesmcp.mcp.Implementation;
+import notesmcp.mcp.Tool;
+import notesmcp.mcp.ToolResult;
+import notesmcp.mcp.Tools;
+
+/**
+ * The real program with what only tests may add, through {@link Seams} (issue 9: the shipped
+ * program has no test hooks). Its own flags come first, then the program's command line:
+ *
+ * <ul>
+ *   <li>{@code --hold-calls MILLIS}: every {@code tools/call} waits that long before it reaches the
+ *       policy, or until it is cancelled (a slow call);
+ *   <li>{@code --halt-at POINT}: {@code review} stops at that checkpoint of the commit at once, as
+ *       a crash or {@code kill -9} would: {@code Runtime.halt}, status {@link #HALT_STATUS};
+ *   <li>{@code --pause-at POINT --resume-file FILE}: {@code review} waits at that checkpoint,
+ *       holding the proposals lock, until FILE exists.
+ * </ul>
+ *
+ * Tests start it with {@link #command}: the real jar plus the test classes, and the launcher's JVM
+ * flags and executable property, so every mode runs as {@code ./notes-mcp} runs it: {@code -serve},
+ * the client, {@code review}, {@code config} (naming the launcher) and {@code chat} (the same
+ * dispatch in {@code Main.run}). The jar comes first on the class path, so the program's classes,
+ * {@code Posix} among them, load from it and find {@code native/libnotesmcp.so} beside it, and
+ * {@code chat/} too.
+ */
+final class TestMain {
+  static final int HALT_STATUS = 86;
+  private static final long MAX_PAUSE_MILLIS = 60_000;
+
+  private TestMain() {}
+
+  /** {@code java <the launcher's flags> -cp <jar>:<test classes> notesmcp.app.TestMain args}. */
+  static List<String> command(String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(LauncherFlags.read());
+    command.add("-D" + ConfigCommand.EXECUTABLE_PROPERTY + "=" + WireServer.launcher());
+    command.add("-cp");
+    command.add(System.getProperty("notesmcp.jar") + java.io.File.pathSeparator + testClasses());
+    command.add(TestMain.class.getName());
+    command.addAll(Arrays.asList(args));
+    return command;
+  }
+
+  private static String testClasses() {
+    try {
+      return Path.of(TestMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+          .toString();
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public static void main(String[] args) {
+    List<String> rest = new ArrayList<>(Arrays.asList(args));
+    Duration hold = null;
+    String haltAt = null;
+    String pauseAt = null;
+    Path resume = null;
+    while (!rest.isEmpty() && rest.get(0).startsWith("--") && rest.size() > 1) {
+      String flag = rest.get(0);
+      String value = rest.get(1);
+      if (flag.equals("--hold-calls")) {
+        hold = Duration.ofMillis(Long.parseLong(value));
+      } else if (flag.equals("--halt-at")) {
+        haltAt = value;
+      } else if (flag.equals("--pause-at")) {
+        pauseAt = value;
+      } else if (flag.equals("--resume-file")) {
+        resume = Path.of(value);
+      } else {
+        break;
+      }
+      rest.subList(0, 2).clear();
+    }
+    Main.main(rest.toArray(new String[0]), new Hooks(hold, haltAt, pauseAt, resume));
+  }
+
+  private static final class Hooks extends Seams {
+    private final Duration hold;
+    private final String haltAt;
+    private final String pauseAt;
+    private final Path resume;
+
+    Hooks(Duration hold, String haltAt, String pauseAt, Path resume) {
+      this.hold = hold;
+      this.haltAt = haltAt;
+      this.pauseAt = pauseAt;
+      this.resume = resume;
+    }
+
+    @Override
+    Tools tools(Tools real) {
+      return hold == null ? real : new Holding(real, hold);
+    }
+
+    @Override
+    Consumer<String> checkpoints(PrintStream log) {
+      return point -> {
+        if (point.equals(haltAt)) {
+          log.println("notes-mcp: halting at " + point + " (test)");
+          log.flush();
+          System.err.flush();
+          Runtime.getRuntime().halt(HALT_STATUS);
+        }
+        if (point.equals(pauseAt) && resume != null) {
+          log.println("notes-mcp: pausing at " + point + " (test)");
+          pauseUntil(resume);
+        }
+      };
+    }
+  }
+
+  private static void pauseUntil(Path resume) {
+    long deadline = System.currentTimeMillis() + MAX_PAUSE_MILLIS;
+    try {
+      while (!Files.exists(resume) && System.currentTimeMillis() < deadline) {
+        Thread.sleep(10);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Every call waits before the policy until it is cancelled or the hold passes. */
+  private static final class Holding implements Tools {
+    private final Tools tools;
+    private final Duration hold;
+
+    Holding(Tools tools, Duration hold) {
+      this.tools = tools;
+      this.hold = hold;
+    }
+
+    @Override
+    public List<Tool> list() {
+      return tools.list();
+    }
+
+    @Override
+    public ToolResult call(
+        String name, String rawArguments, Implementation client, CancelToken token) {
+      long end = System.nanoTime() + hold.toNanos();
+      while (!token.isCancelled() && System.nanoTime() < end) {
+        try {
+          Thread.sleep(1);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+      return tools.call(name, rawArguments, client, token);
+    }
+  }
+}
