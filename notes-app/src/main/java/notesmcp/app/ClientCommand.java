@@ -29,7 +29,6 @@ import tools.jackson.databind.JsonNode;
  */
 final class ClientCommand {
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
-  private static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
 
   /** How long the end of the server's stderr may take to arrive once the server is closed. */
   private static final Duration STDERR_END = Duration.ofMillis(500);
@@ -69,8 +68,8 @@ final class ClientCommand {
     Servers servers = new Servers(command, stderr, err);
     Session session = null;
     ExitCode code;
+    long end = System.nanoTime() + options.timeout().toNanos();
     try {
-      long end = System.nanoTime() + options.timeout().toNanos();
       // The server starts first: its JVM boots while this one sets up its own side.
       servers.first = servers.launch();
       Implementation client = new Implementation("notes-mcp", Version.VALUE);
@@ -106,7 +105,7 @@ final class ClientCommand {
       err.println("notes-mcp: the client failed unexpectedly: " + describe(e));
       code = ExitCode.SERVER_FAILURE;
     } finally {
-      servers.close(session);
+      servers.close(session, Session.closeGrace(Duration.ofNanos(end - System.nanoTime())));
     }
     if (!options.verbose()
         && (code == ExitCode.PROTOCOL_ERROR || code == ExitCode.SERVER_FAILURE)) {
@@ -187,10 +186,10 @@ final class ClientCommand {
     }
 
     /** Closes the session's server, and kills one that never reached a session. */
-    void close(Session session) {
+    void close(Session session, Duration grace) {
       try {
         if (session != null) {
-          session.close(CLOSE_GRACE);
+          session.close(grace);
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
