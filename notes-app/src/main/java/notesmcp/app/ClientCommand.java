@@ -213,8 +213,10 @@ final class ClientCommand {
   /**
    * The result as JSON for a person's terminal. What the server sent is printed as the same JSON
    * value, but with every character that could act on the terminal or hide text escaped: Jackson
-   * escapes C0 controls itself; DEL, C1 controls (an 8-bit CSI is one) and Unicode format and
-   * separator characters (bidirectional overrides, zero-width characters) are escaped here too.
+   * escapes C0 controls itself; DEL, C1 controls (an 8-bit CSI is one) and every character the
+   * review renders as invisible (format characters such as bidirectional overrides and zero-width
+   * characters, separators, fillers, variation selectors, anything outside the BMP) are escaped
+   * here too.
    */
   static String pretty(JsonNode node) {
     StringWriter text = new StringWriter();
@@ -240,11 +242,10 @@ final class ClientCommand {
 
     @Override
     public SerializableString getEscapeSequence(int c) {
-      int type = Character.getType(c);
-      if ((c >= 0x80 && c <= 0x9f)
-          || type == Character.FORMAT
-          || type == Character.LINE_SEPARATOR
-          || type == Character.PARAGRAPH_SEPARATOR) {
+      // The review's rule for what is invisible or acts on a terminal (VisibleText), so a tag
+      // character or a Hangul filler in a result is as visible here as in review. Jackson hands
+      // over a character outside the BMP as its two surrogates, which are escaped as a pair.
+      if (VisibleText.isInvisible(c)) {
         return new SerializedString(String.format("\\u%04x", c));
       }
       return null;
