@@ -22,12 +22,16 @@ import tools.jackson.core.io.SerializedString;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.util.DefaultPrettyPrinter;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The one-shot client modes: start a server, list its tools or call one, print the answer as JSON
  * on stdout, close the server, and say with the exit code how it went (CONTRACT §2).
  */
 final class ClientCommand {
+  private static final String[] DEFINITION_MEMBERS = {"name", "description", "inputSchema"};
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
 
   /** How long the end of the server's stderr may take to arrive once the server is closed. */
@@ -116,8 +120,26 @@ final class ClientCommand {
 
   private static ExitCode list(Session session, PrintStream out, Duration within)
       throws IOException, RpcException, Session.Incompatible {
-    out.println(pretty(session.listTools(within)));
+    out.println(pretty(definitions(session.listTools(within))));
     return ExitCode.OK;
+  }
+
+  /**
+   * The tool definitions CONTRACT §2 says the list mode prints: each tool's {@code name}, {@code
+   * description} (when the server gave one) and {@code inputSchema}, in the server's order; other
+   * members a server sends (annotations, titles, output schemas) are not part of that listing.
+   */
+  static ArrayNode definitions(JsonNode tools) {
+    ArrayNode definitions = JsonNodeFactory.instance.arrayNode();
+    for (JsonNode tool : tools) {
+      ObjectNode definition = definitions.addObject();
+      for (String member : DEFINITION_MEMBERS) {
+        if (tool.has(member)) {
+          definition.set(member, tool.get(member));
+        }
+      }
+    }
+    return definitions;
   }
 
   private static ExitCode call(Session session, Options options, PrintStream out, Duration within)
