@@ -67,7 +67,7 @@ public final class Main {
     Options options;
     try {
       options = Options.parse(Arrays.asList(args));
-    } catch (Options.UsageException e) {
+    } catch (UsageException e) {
       err.println("notes-mcp: " + e.getMessage());
       err.println("Run 'notes-mcp --help' for the flags.");
       return ExitCode.USAGE.code;

@@ -55,14 +55,21 @@ record Options(
   private static final Set<String> SWITCHES =
       Set.of("help", "h", "version", "serve", "v", "verbose");
 
-  /** A command line that cannot be run; the message says what to change. */
-  static final class UsageException extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    UsageException(String message) {
-      super(message);
-    }
-  }
+  /** Flags that take a value. */
+  private static final Set<String> VALUED =
+      Set.of(
+          "root",
+          "tool",
+          "args",
+          "timeout",
+          "policy",
+          "server-command",
+          "max-calls",
+          "proposals",
+          "approve",
+          "sha256",
+          "reject",
+          "host");
 
   static Options parse(List<String> args) throws UsageException {
     boolean serve = false;
@@ -96,41 +103,26 @@ record Options(
       if (word.equals(ChatModule.WORD)) {
         throw new UsageException("chat goes first: notes-mcp chat -root PATH -model NAME ...");
       }
-      if (!word.startsWith("-") || word.equals("-") || word.equals("--")) {
-        throw new UsageException("unexpected argument \"" + word + "\"");
-      }
-      String flag = word.startsWith("--") ? word.substring(2) : word.substring(1);
-      String inline = null;
-      int equals = flag.indexOf('=');
-      if (equals >= 0) {
-        inline = flag.substring(equals + 1);
-        flag = flag.substring(0, equals);
-      }
-      if (inline != null && SWITCHES.contains(flag)) {
-        // A switch has no value to step back over: the "i--" below would re-read this word forever.
-        throw new UsageException(word.substring(0, word.indexOf('=')) + " takes no value");
-      }
-      switch (flag) {
+      Flag flag = Flag.read(args, i, SWITCHES, VALUED, "");
+      i += flag.words - 1;
+      switch (flag.name) {
         case "help", "h" -> help = true;
         case "version" -> version = true;
         case "serve" -> serve = true;
         case "v", "verbose" -> verbose = true;
-        case "root" -> root = Path.of(value(args, i++, word, inline));
-        case "tool" -> tool = value(args, i++, word, inline);
-        case "args" -> arguments = compactObject(value(args, i++, word, inline));
-        case "timeout" -> timeout = duration(value(args, i++, word, inline));
-        case "policy" -> policy = Path.of(value(args, i++, word, inline));
-        case "server-command" -> serverCommand = value(args, i++, word, inline);
-        case "max-calls" -> maxCalls = count(value(args, i++, word, inline));
-        case "proposals" -> proposals = Path.of(value(args, i++, word, inline));
-        case "approve" -> approve = value(args, i++, word, inline);
-        case "sha256" -> sha256 = sha256(value(args, i++, word, inline));
-        case "reject" -> reject = value(args, i++, word, inline);
-        case "host" -> host = value(args, i++, word, inline);
-        default -> throw new UsageException("unknown flag " + word);
-      }
-      if (inline != null) {
-        i--; // the value was part of this word, not the next one
+        case "root" -> root = Path.of(flag.value);
+        case "tool" -> tool = flag.value;
+        case "args" -> arguments = compactObject(flag.value);
+        case "timeout" -> timeout = duration(flag.value);
+        case "policy" -> policy = Path.of(flag.value);
+        case "server-command" -> serverCommand = flag.value;
+        case "max-calls" -> maxCalls = count(flag.value);
+        case "proposals" -> proposals = Path.of(flag.value);
+        case "approve" -> approve = flag.value;
+        case "sha256" -> sha256 = sha256(flag.value);
+        case "reject" -> reject = flag.value;
+        case "host" -> host = flag.value;
+        default -> throw new AssertionError(flag.name);
       }
     }
     if (help) {
@@ -291,17 +283,6 @@ record Options(
               + " characters");
     }
     return text;
-  }
-
-  private static String value(List<String> args, int index, String flag, String inline)
-      throws UsageException {
-    if (inline != null) {
-      return inline;
-    }
-    if (index + 1 >= args.size()) {
-      throw new UsageException(flag + " needs a value");
-    }
-    return args.get(index + 1);
   }
 
   private static int count(String text) throws UsageException {

@@ -65,7 +65,7 @@ class ConfigCommandTest {
             List.of("config", "-root", "w", "-serve"),
             List.of("config", "-root", "w", "-proposals", "p"),
             List.of("config", "-root", "w", "config"))) {
-      assertThatThrownBy(() -> Options.parse(args)).isInstanceOf(Options.UsageException.class);
+      assertThatThrownBy(() -> Options.parse(args)).isInstanceOf(UsageException.class);
     }
     assertThatThrownBy(() -> Options.parse(List.of("-root", "w", "-host", "cursor")))
         .hasMessage("-host goes with the config command only");

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class OptionsTest {
 
-  private static Options parse(String... args) throws Options.UsageException {
+  private static Options parse(String... args) throws UsageException {
     return Options.parse(List.of(args));
   }
 
@@ -22,7 +22,7 @@ class OptionsTest {
     try {
       Options options = parse(args);
       throw new AssertionError("parsed " + options);
-    } catch (Options.UsageException e) {
+    } catch (UsageException e) {
       return e.getMessage();
     }
   }

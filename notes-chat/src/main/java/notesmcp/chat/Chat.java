@@ -15,6 +15,7 @@ import notesmcp.app.CommandLine;
 import notesmcp.app.ControllingTerminal;
 import notesmcp.app.ExitCode;
 import notesmcp.app.OwnServer;
+import notesmcp.app.UsageException;
 import notesmcp.app.Version;
 import notesmcp.jsonrpc.RpcException;
 import notesmcp.mcp.Connection;
@@ -62,7 +63,7 @@ public final class Chat {
     ChatOptions options;
     try {
       options = ChatOptions.parse(Arrays.asList(args));
-    } catch (ChatOptions.UsageException e) {
+    } catch (UsageException e) {
       err.println("notes-mcp chat: " + e.getMessage());
       err.println("Run 'notes-mcp chat --help' for its flags.");
       return ExitCode.USAGE.code;

@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import notesmcp.app.DurationText;
+import notesmcp.app.Flag;
+import notesmcp.app.UsageException;
 
 /**
  * The command line of {@code notes-mcp chat} (issue 11): {@code -root W [-proposals DIR] [-provider
@@ -52,15 +54,6 @@ record ChatOptions(
           "timeout",
           "model-timeout");
 
-  /** A command line that cannot be run; the message says what to change. */
-  static final class UsageException extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    UsageException(String message) {
-      super(message);
-    }
-  }
-
   static ChatOptions parse(List<String> args) throws UsageException {
     boolean help = false;
     Path root = null;
@@ -75,28 +68,10 @@ record ChatOptions(
     Duration timeout = null;
     Duration modelTimeout = null;
     for (int i = 0; i < args.size(); i++) {
-      String word = args.get(i);
-      if (!word.startsWith("-") || word.equals("-") || word.equals("--")) {
-        throw new UsageException("unexpected argument \"" + word + "\"");
-      }
-      String flag = word.startsWith("--") ? word.substring(2) : word.substring(1);
-      String inline = null;
-      int equals = flag.indexOf('=');
-      if (equals >= 0) {
-        inline = flag.substring(equals + 1);
-        flag = flag.substring(0, equals);
-      }
-      if (inline != null && SWITCHES.contains(flag)) {
-        throw new UsageException(word.substring(0, word.indexOf('=')) + " takes no value");
-      }
-      if (!SWITCHES.contains(flag) && !VALUED.contains(flag)) {
-        throw new UsageException("unknown flag " + word + " for chat");
-      }
-      String value = SWITCHES.contains(flag) ? null : value(args, i, word, inline);
-      if (value != null && inline == null) {
-        i++; // the value was the next word
-      }
-      switch (flag) {
+      Flag flag = Flag.read(args, i, SWITCHES, VALUED, " for chat");
+      i += flag.words - 1;
+      String value = flag.value;
+      switch (flag.name) {
         case "help", "h" -> help = true;
         case "root" -> root = Path.of(value);
         case "proposals" -> proposals = Path.of(value);
@@ -109,7 +84,7 @@ record ChatOptions(
         case "server-command" -> serverCommand = value;
         case "timeout" -> timeout = duration("-timeout", value);
         case "model-timeout" -> modelTimeout = duration("-model-timeout", value);
-        default -> throw new AssertionError(flag);
+        default -> throw new AssertionError(flag.name);
       }
     }
     if (help) {
@@ -147,17 +122,6 @@ record ChatOptions(
         serverCommand,
         timeout == null ? DEFAULT_TIMEOUT : timeout,
         modelTimeout == null ? DEFAULT_MODEL_TIMEOUT : modelTimeout);
-  }
-
-  private static String value(List<String> args, int index, String flag, String inline)
-      throws UsageException {
-    if (inline != null) {
-      return inline;
-    }
-    if (index + 1 >= args.size()) {
-      throw new UsageException(flag + " needs a value");
-    }
-    return args.get(index + 1);
   }
 
   private static Provider provider(String text) throws UsageException {

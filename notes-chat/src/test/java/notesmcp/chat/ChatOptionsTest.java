@@ -7,12 +7,13 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import notesmcp.app.UsageException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class ChatOptionsTest {
-  private static ChatOptions parse(String... args) throws ChatOptions.UsageException {
+  private static ChatOptions parse(String... args) throws UsageException {
     return ChatOptions.parse(List.of(args));
   }
 
@@ -89,7 +90,7 @@ class ChatOptionsTest {
       })
   void aBadCommandLineSaysWhatToChange(String line, String message) {
     assertThatThrownBy(() -> ChatOptions.parse(List.of(line.trim().split(" +"))))
-        .isInstanceOf(ChatOptions.UsageException.class)
+        .isInstanceOf(UsageException.class)
         .hasMessage(message.trim());
   }
 }
