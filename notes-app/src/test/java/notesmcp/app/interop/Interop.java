@@ -164,6 +164,21 @@ final class Interop {
     return run(logs, command, Map.of());
   }
 
+  /**
+   * Runs the Node client {@code script} (in interop/, with its own {@code flags} first) against our
+   * real executable serving {@code workspace}: {@code node SCRIPT FLAGS ./notes-mcp -serve -root
+   * WS}, its logs under {@code dir/logs}.
+   */
+  static Run runNodeClient(Path dir, String script, Path workspace, String... flags)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(node().toString());
+    command.add(script(script).toString());
+    command.addAll(List.of(flags));
+    command.addAll(List.of(launcher().toString(), "-serve", "-root", workspace.toString()));
+    return run(dir.resolve("logs"), command);
+  }
+
   /** {@link #run(Path, List)} with {@code env} added to the inherited environment. */
   static Run run(Path logs, List<String> command, Map<String, String> env)
       throws IOException, InterruptedException {

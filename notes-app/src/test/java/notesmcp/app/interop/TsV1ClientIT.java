@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 import notesmcp.app.SchemaCheck;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,15 +23,7 @@ class TsV1ClientIT {
   @BeforeAll
   static void runClient() throws IOException, InterruptedException {
     workspace = Interop.workspace(dir);
-    List<String> command =
-        List.of(
-            Interop.node().toString(),
-            Interop.script("ts-v1-client.mjs").toString(),
-            Interop.launcher().toString(),
-            "-serve",
-            "-root",
-            workspace.toString());
-    report = new ClientReport(Interop.run(dir.resolve("logs"), command));
+    report = new ClientReport(Interop.runNodeClient(dir, "ts-v1-client.mjs", workspace));
   }
 
   @Test

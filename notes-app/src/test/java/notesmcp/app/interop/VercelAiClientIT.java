@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 import notesmcp.app.SchemaCheck;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,15 +25,7 @@ class VercelAiClientIT {
   @BeforeAll
   static void runClient() throws IOException, InterruptedException {
     workspace = Interop.workspace(dir);
-    List<String> command =
-        List.of(
-            Interop.node().toString(),
-            Interop.script("vercel-ai-client.mjs").toString(),
-            Interop.launcher().toString(),
-            "-serve",
-            "-root",
-            workspace.toString());
-    report = new ClientReport(Interop.run(dir.resolve("logs"), command));
+    report = new ClientReport(Interop.runNodeClient(dir, "vercel-ai-client.mjs", workspace));
   }
 
   @Test
