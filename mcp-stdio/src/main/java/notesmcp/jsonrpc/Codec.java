@@ -1,7 +1,8 @@
 package notesmcp.jsonrpc;
 
-import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -88,6 +89,35 @@ public final class Codec {
     /** The error to answer with. */
     public ErrorObject error() {
       return error;
+    }
+  }
+
+  /**
+   * The encoded line, collected without spare room: the generator writes its own (recycled) buffer
+   * out once at the end for a line of up to 8,000 bytes, and that one write becomes the line's
+   * array as it is. A growing {@code ByteArrayOutputStream} would allocate it about three times
+   * over, on every reply.
+   */
+  private static final class Line extends OutputStream {
+    private byte[] bytes = new byte[0];
+    private int length;
+
+    @Override
+    public void write(int b) {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] source, int offset, int count) {
+      if (length + count > bytes.length) {
+        bytes = Arrays.copyOf(bytes, Math.max(length + count, 2 * bytes.length));
+      }
+      System.arraycopy(source, offset, bytes, length, count);
+      length += count;
+    }
+
+    byte[] bytes() {
+      return length == bytes.length ? bytes : Arrays.copyOf(bytes, length);
     }
   }
 
@@ -186,36 +216,52 @@ public final class Codec {
     }
   }
 
+  /**
+   * The envelope's members. A known member seen twice is caught by its field being set already;
+   * only an unknown member needs a set of names, made when the first one comes (a request has
+   * none).
+   */
   private void readEnvelope(JsonParser parser, byte[] line, Fields fields) {
-    Set<String> seen = new HashSet<>();
+    Set<String> unknown = null;
     String name;
     while ((name = parser.nextName()) != null) {
-      if (!seen.add(name) && fields.duplicate == null) {
-        fields.duplicate = name;
-      }
       JsonToken token = parser.nextToken();
+      boolean repeated;
       switch (name) {
         case "jsonrpc":
+          repeated = fields.jsonrpc != null;
           fields.jsonrpc = tree(parser, fields);
           break;
         case "id":
+          repeated = fields.id != null;
           fields.id = tree(parser, fields);
           break;
         case "method":
+          repeated = fields.method != null;
           fields.method = tree(parser, fields);
           break;
         case "params":
+          repeated = fields.params != null;
           fields.params =
               token == JsonToken.START_OBJECT ? params(parser, line, fields) : tree(parser, fields);
           break;
         case "result":
+          repeated = fields.result != null;
           fields.result = tree(parser, fields);
           break;
         case "error":
+          repeated = fields.error != null;
           fields.error = tree(parser, fields);
           break;
         default:
+          if (unknown == null) {
+            unknown = new HashSet<>();
+          }
+          repeated = !unknown.add(name);
           parser.skipChildren();
+      }
+      if (repeated && fields.duplicate == null) {
+        fields.duplicate = name;
       }
     }
   }
@@ -347,7 +393,7 @@ public final class Codec {
 
   /** Encodes one message as a compact line, without the line break. */
   public byte[] encode(Message message) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+    Line out = new Line();
     try (JsonGenerator g = JSON.createGenerator(ObjectWriteContext.empty(), out)) {
       g.writeStartObject();
       g.writeStringProperty("jsonrpc", "2.0");
@@ -378,7 +424,7 @@ public final class Codec {
       }
       g.writeEndObject();
     }
-    byte[] bytes = out.toByteArray();
+    byte[] bytes = out.bytes();
     for (byte b : bytes) {
       if (b == '\n' || b == '\r') {
         throw new IllegalStateException("an encoded message must not contain a line break");

@@ -271,6 +271,21 @@ class CodecTest {
   }
 
   @Test
+  void duplicateUnknownEnvelopeKeyIsAnInvalidRequest() {
+    assertThat(malformed("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"a\",\"x\":1,\"y\":2,\"x\":3}"))
+        .isEqualTo(
+            new Failure(Id.of(5), new ErrorObject(-32600, "Invalid Request: duplicate key \"x\"")));
+  }
+
+  @Test
+  void aKnownEnvelopeKeyRepeatedAfterANullIsADuplicate() {
+    assertThat(malformed("{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"a\",\"id\":7}"))
+        .isEqualTo(
+            new Failure(
+                Id.of(7), new ErrorObject(-32600, "Invalid Request: duplicate key \"id\"")));
+  }
+
+  @Test
   void duplicateParamsKeyIsAnInvalidRequest() {
     assertThat(
             malformed(

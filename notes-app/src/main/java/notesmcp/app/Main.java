@@ -1,6 +1,7 @@
 package notesmcp.app;
 
 import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -52,7 +53,11 @@ public final class Main {
                 stderr.drain(LOG_DRAIN); // bounded: a stderr nobody reads never holds the exit
               }
             });
-    System.exit(run(args, System.in, stdout, log, seams));
+    // stdin unbuffered too: its readers gather their own chunks (LineReader, chat's StdinLines),
+    // and System.in's BufferedInputStream asks the kernel how much more is available (an fstat
+    // and an ioctl) after every read that returns less than asked, which is every request.
+    InputStream stdin = new FileInputStream(FileDescriptor.in);
+    System.exit(run(args, stdin, stdout, log, seams));
   }
 
   /** Runs one command line; returns the exit code (CONTRACT §2). */

@@ -47,6 +47,9 @@ final class BenchOptions {
 
   final Path out;
 
+  /** {@code --trace DIR}: every recorded sequential call's start and round trip, or null. */
+  final Path trace;
+
   /** {@code bin/notes-mcp} of an extracted app image, or null. */
   final Path appImage;
 
@@ -105,6 +108,13 @@ final class BenchOptions {
         parser.accepts("no-prime", "skip the untimed priming start of each server");
     final OptionSpec<String> out =
         text("out", "FILE", "the report file (default bench/results/<UTC time>.md)");
+    final OptionSpec<String> trace =
+        text(
+            "trace",
+            "DIR",
+            "write each recorded sequential call as 'start_ns round_trip_ns' (start: the"
+                + " monotonic clock of System.nanoTime and of -Xlog's 'tn' decorator), one file per"
+                + " server process, to line the tail up with a server's own log");
     final OptionSpec<String> appImage =
         text("app-image", "EXE", "bin/notes-mcp of an extracted app image (bench/run finds it)");
     final OptionSpec<String> beforeLauncher =
@@ -156,6 +166,7 @@ final class BenchOptions {
     soakEvery = positive(set, p.soakEvery, quick ? 2000 : 10000);
     stall = Duration.ofSeconds(positive(set, p.stall, 15));
     out = set.has(p.out) ? Path.of(set.valueOf(p.out)) : null;
+    trace = set.has(p.trace) ? Path.of(set.valueOf(p.trace)) : null;
     appImage = set.has(p.appImage) ? Path.of(set.valueOf(p.appImage)) : null;
     beforeLauncher = set.has(p.beforeLauncher) ? Path.of(set.valueOf(p.beforeLauncher)) : null;
     beforeLabel = set.has(p.beforeLabel) ? set.valueOf(p.beforeLabel) : "an earlier build";

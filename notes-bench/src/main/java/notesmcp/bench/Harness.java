@@ -223,7 +223,7 @@ public final class Harness {
     String name = spec.name();
     List<String> cells = new ArrayList<>(List.of(Integer.toString(round + 1), load, name));
     try (Session session = open(spec, "r" + round)) {
-      measure(session, cells);
+      measure(session, cells, "r" + (round + 1));
     } catch (BenchFailure f) {
       cells.add("**FAILED** (see Notes)");
       results.round("| " + String.join(" | ", cells) + " |");
@@ -237,7 +237,7 @@ public final class Harness {
    * The phases of one process, in order. Its samples reach the results only when every phase
    * passed: a process that lost replies contributes nothing but its FAILED row.
    */
-  private void measure(Session session, List<String> cells) {
+  private void measure(Session session, List<String> cells, String what) {
     String name = session.server().name();
     Map<Metric, Double> samples = new LinkedHashMap<>();
     double coldMs = session.coldStartNanos() / 1e6;
@@ -247,7 +247,12 @@ public final class Harness {
     cells.add(options.runs("cold") ? format(coldMs) : "");
     Histogram latency = null;
     if (options.runs("seq")) {
-      latency = SequentialLatency.run(session, options.warmup, options.seq);
+      latency =
+          SequentialLatency.run(
+              session,
+              options.warmup,
+              options.seq,
+              traceFile(name, what + "-pid" + session.server().handle().pid()));
       for (double percentile : new double[] {50, 90, 99, 99.9, 100}) {
         cells.add(format(Results.micros(latency, percentile)));
       }
@@ -319,6 +324,21 @@ public final class Harness {
       }
       results.fail(server, f.getMessage());
       progress.println("SERVER FAILED, dropped from the rest of the run: " + f.getMessage());
+    }
+  }
+
+  /**
+   * Where {@code --trace} puts one process's sequential calls, or null without it; the name holds
+   * the server's pid, as a JVM log file named with {@code %p} does.
+   */
+  private Path traceFile(String server, String what) {
+    if (options.trace == null) {
+      return null;
+    }
+    try {
+      return Files.createDirectories(options.trace).resolve(server + "-" + what + ".calls");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot make the trace folder " + options.trace, e);
     }
   }
 

@@ -27,6 +27,12 @@ class BenchOptionsTest {
     assertThat(o.soakServers).isEqualTo(o.servers);
     assertThat(BenchOptions.PHASES).allMatch(o::runs);
     assertThat(o.out).isNull();
+    assertThat(o.trace).isNull();
+  }
+
+  @Test
+  void traceNamesAFolder() throws Exception {
+    assertThat(BenchOptions.parse("--trace", "t").trace).isEqualTo(Path.of("t"));
   }
 
   @Test

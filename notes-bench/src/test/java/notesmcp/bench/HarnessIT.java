@@ -89,7 +89,9 @@ class HarnessIT {
             "1000",
             "--soak-every",
             "500",
-            "--no-prime");
+            "--no-prime",
+            "--trace",
+            dir.resolve("trace").toString());
     assertThat(code).as(progress()).isEqualTo(Harness.OK);
     String md = report();
     assertThat(md).contains("## Targets (issue 12)", "## Machine", "## Per round (raw)");
@@ -119,6 +121,22 @@ class HarnessIT {
         .content()
         .contains("Value", "Percentile");
     assertThat(dir.resolve("report-latency/floor.hgrm")).exists();
+    // --trace: each process's 200 recorded calls, "start round-trip" in nanoseconds, in order.
+    try (Stream<Path> files = Files.list(dir.resolve("trace"))) {
+      List<String> names = files.map(f -> f.getFileName().toString()).sorted().toList();
+      assertThat(names).hasSize(2).allMatch(n -> n.matches("(floor|notes-mcp)-r1-pid\\d+\\.calls"));
+      for (String name : names) {
+        List<long[]> calls =
+            Files.readAllLines(dir.resolve("trace").resolve(name)).stream()
+                .map(l -> Stream.of(l.split(" ")).mapToLong(Long::parseLong).toArray())
+                .toList();
+        assertThat(calls).hasSize(200).allMatch(c -> c.length == 2 && c[1] > 0);
+        for (int i = 1; i < calls.size(); i++) {
+          assertThat(calls.get(i)[0])
+              .isGreaterThanOrEqualTo(calls.get(i - 1)[0] + calls.get(i - 1)[1]);
+        }
+      }
+    }
   }
 
   @Test

@@ -1,8 +1,6 @@
 package notesmcp.policy;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +58,7 @@ final class Arguments {
     if (raw == null) {
       return new Arguments(Map.of());
     }
-    int bytes = raw.getBytes(StandardCharsets.UTF_8).length;
+    int bytes = utf8Length(raw);
     if (bytes > Policy.MAX_ARGUMENT_BYTES) {
       throw new Rejected(
           "arguments are "
@@ -74,10 +72,9 @@ final class Arguments {
         throw new Rejected("arguments must be a JSON object");
       }
       Map<String, Value> members = new LinkedHashMap<>();
-      Set<String> seen = new HashSet<>();
       String name;
       while ((name = parser.nextName()) != null) {
-        if (!seen.add(name)) {
+        if (members.containsKey(name)) {
           throw new Rejected("duplicate argument " + Quote.of(name) + ": each key may appear once");
         }
         JsonToken token = parser.nextToken();
@@ -93,6 +90,31 @@ final class Arguments {
     } catch (JacksonException e) {
       throw new Rejected("arguments are not valid JSON: " + JsonProblem.describe(e));
     }
+  }
+
+  /**
+   * The length of {@code text} in UTF-8, counted rather than encoded: every call's arguments pass
+   * here. A lone surrogate counts as the one byte {@code '?'} it is encoded as.
+   */
+  static int utf8Length(String text) {
+    int length = text.length();
+    int bytes = length;
+    for (int i = 0; i < length; i++) {
+      char c = text.charAt(i);
+      if (c >= 0x80) {
+        if (c < 0x800) {
+          bytes += 1;
+        } else if (Character.isHighSurrogate(c)
+            && i + 1 < length
+            && Character.isLowSurrogate(text.charAt(i + 1))) {
+          bytes += 2; // four bytes for the pair of chars
+          i++;
+        } else if (!Character.isSurrogate(c)) {
+          bytes += 2;
+        }
+      }
+    }
+    return bytes;
   }
 
   private static String typeOf(JsonToken token) {

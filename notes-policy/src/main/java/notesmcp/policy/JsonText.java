@@ -14,7 +14,7 @@ final class JsonText {
 
   /** {@code {"n1":"v1","n2":"v2",...}} from names and values in turn. */
   static String object(String... namesAndValues) {
-    StringBuilder out = new StringBuilder(64).append('{');
+    StringBuilder out = new StringBuilder(capacity(namesAndValues)).append('{');
     for (int i = 0; i < namesAndValues.length; i += 2) {
       if (i > 0) {
         out.append(',');
@@ -36,6 +36,18 @@ final class JsonText {
       string(out, values.get(i));
     }
     return out.append("]}").toString();
+  }
+
+  /**
+   * Room for the members as written, plus an eighth for escapes: the builder is then seldom grown
+   * (each growth copies the whole text, a note's content included, on every call).
+   */
+  private static int capacity(String... namesAndValues) {
+    int length = 2;
+    for (String text : namesAndValues) {
+      length += text.length() + 3;
+    }
+    return length + length / 8;
   }
 
   private static StringBuilder string(StringBuilder out, String value) {

@@ -129,13 +129,13 @@ public final class Workspace {
       if (note.size() > maxBytes) {
         return tooLarge(name, note.size(), maxBytes);
       }
-      // One byte past the bound is enough to know it is too large (it may grow after the fstat).
-      byte[] bytes = new byte[maxBytes + 1];
-      int length = note.read(bytes);
-      if (length > maxBytes) {
-        return tooLarge(name, Math.max(note.size(), length), maxBytes);
+      // A buffer of the size the descriptor showed (not of the bound: this is every call's
+      // garbage), grown only if the file grew after the fstat; null past the bound.
+      byte[] bytes = note.readAll(maxBytes);
+      if (bytes == null) {
+        return tooLarge(name, Math.max(note.size(), maxBytes + 1L), maxBytes);
       }
-      return decode(name, bytes, length);
+      return decode(name, bytes, bytes.length);
     } catch (Folder.NotRegularFile | Folder.ChangedWhileOpening e) {
       return new Unreadable(e.getMessage());
     } catch (NoSuchFileException e) {
