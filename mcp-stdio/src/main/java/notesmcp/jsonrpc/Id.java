@@ -39,20 +39,12 @@ public record Id(JsonNode value) {
     return value.hashCode();
   }
 
-  /** The id for a log line: a string id is quoted and its control characters escaped. */
+  /** The id for a log line: a string id is quoted and escaped ({@link SafeText}). */
   @Override
   public String toString() {
     if (!value.isString()) {
       return value.asString();
     }
-    StringBuilder out = new StringBuilder().append('"');
-    for (char c : value.stringValue().toCharArray()) {
-      if (c < 0x20 || c == 0x7f || c == '"' || c == '\\') {
-        out.append(String.format("\\u%04x", (int) c));
-      } else {
-        out.append(c);
-      }
-    }
-    return out.append('"').toString();
+    return SafeText.quoted(value.stringValue(), 256);
   }
 }

@@ -9,6 +9,7 @@ import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.Message.Success;
 import notesmcp.jsonrpc.RawMember;
 import notesmcp.jsonrpc.RpcException;
+import notesmcp.jsonrpc.SafeText;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -215,7 +216,11 @@ final class Dispatcher {
     legacyVersion = version;
     log.println(
         "notes-mcp: legacy client "
-            + (client == null ? "(unnamed)" : client)
+            + (legacyClient == null
+                ? "(no clientInfo with a string name and version)"
+                : SafeText.quoted(legacyClient.name(), 200)
+                    + " "
+                    + SafeText.quoted(legacyClient.version(), 200))
             + " initialized; serving revision "
             + version);
     ObjectNode result = NODES.objectNode();

@@ -17,6 +17,7 @@ import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.Message.Success;
 import notesmcp.jsonrpc.Outbox;
 import notesmcp.jsonrpc.RpcException;
+import notesmcp.jsonrpc.SafeText;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -297,7 +298,7 @@ public final class Server {
       log.println(
           "notes-mcp: cancellation received for request "
               + new Id(requestId)
-              + (token.reason() == null ? "" : " (" + token.reason() + ")"));
+              + (token.reason() == null ? "" : " (" + SafeText.quoted(token.reason(), 200) + ")"));
     }
   }
 

@@ -455,8 +455,39 @@ class ServerTest {
     assertThat(replies).isEmpty();
     assertThat(tools.calls).hasValue(0);
     assertThat(log())
-        .contains("cancellation received for request 1 (user stopped it)")
+        .contains("cancellation received for request 1 (\"user stopped it\")")
         .contains("request 1 cancelled before it ran; no reply");
+  }
+
+  @Test
+  void aCancellationReasonCannotForgeALogLineOrActOnTheTerminal() throws Exception {
+    Tools holding = new HeldTools(tools, Duration.ofSeconds(60));
+    String forged =
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":"
+            + "{\"requestId\":1,\"reason\":\"x\\nnotes-mcp: FORGED\\u001b[31m\\u202e\"}}";
+
+    serve(holding, options(), call(1, "echo", "{}"), forged);
+
+    assertThat(log())
+        .contains(
+            "cancellation received for request 1 (\"x\\u000anotes-mcp: FORGED\\u001b[31m\\u202e\")")
+        .doesNotContain("\nnotes-mcp: FORGED")
+        .doesNotContain("\u001b")
+        .doesNotContain("\u202e");
+  }
+
+  @Test
+  void aLegacyClientsNameIsLoggedQuotedAndEscaped() throws Exception {
+    reply(
+        request(
+            1,
+            "initialize",
+            "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+                + "\"clientInfo\":{\"name\":\"host\\r\\nnotes-mcp: FORGED\",\"version\":\"1\"}}"));
+
+    assertThat(log())
+        .contains("legacy client \"host\\u000d\\u000anotes-mcp: FORGED\" \"1\" initialized")
+        .doesNotContain("\nnotes-mcp: FORGED");
   }
 
   @Test

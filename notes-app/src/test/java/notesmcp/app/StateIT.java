@@ -104,7 +104,8 @@ class StateIT {
       connection.close(Duration.ofSeconds(5));
     }
     String stderr = Files.readString(log);
-    assertThat(stderr).contains("cancellation received for request 1 (no answer within 300 ms)");
+    assertThat(stderr)
+        .contains("cancellation received for request 1 (\"no answer within 300 ms\")");
     assertThat(stderr).contains("request 1 cancelled before it ran; no reply");
     assertThat(root.resolve("draft.txt")).doesNotExist();
   }
