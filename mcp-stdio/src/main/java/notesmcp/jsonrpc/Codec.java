@@ -101,10 +101,14 @@ public final class Codec {
     RawMember raw = RawMember.ABSENT;
     boolean rawSeen;
     String duplicate;
+
+    /** Two "id" members that differ: the id cannot be told (JSON-RPC 2.0, 5: then it is null). */
+    boolean idsDiffer;
   }
 
   /** Decodes {@code length} bytes of {@code line} (no line break) into one message. */
   public Message decode(byte[] line, int length) throws Malformed {
+    requireUtf8Start(line, length);
     Fields fields = new Fields();
     try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), line, 0, length)) {
       JsonToken first = parser.nextToken();
@@ -132,6 +136,26 @@ public final class Codec {
           null, ErrorCodes.PARSE_ERROR, "Parse error: a number too large or too small to read");
     }
     return classify(fields);
+  }
+
+  /**
+   * A message is UTF-8 (RFC 8259 §8.1: JSON "exchanged between systems that are not part of a
+   * closed ecosystem MUST be encoded using UTF-8"). Jackson would guess UTF-16 or UTF-32 from a
+   * byte-order mark or the zero bytes of the first characters, and read such a line as a message
+   * (and its parser then has no byte offsets for a raw member). UTF-8 JSON holds no zero byte and
+   * no 0xFE or 0xFF byte anywhere, so the first four bytes, all that Jackson looks at, settle it. A
+   * UTF-8 byte-order mark stays allowed ("MAY ignore the presence of a byte order mark").
+   */
+  private static void requireUtf8Start(byte[] line, int length) throws Malformed {
+    for (int i = 0; i < length && i < 4; i++) {
+      int b = line[i] & 0xff;
+      if (b == 0 || b == 0xfe || b == 0xff) {
+        throw new Malformed(
+            null,
+            ErrorCodes.PARSE_ERROR,
+            "Parse error: the line is not UTF-8 (UTF-16 and UTF-32 are not read)");
+      }
+    }
   }
 
   /**
@@ -199,7 +223,9 @@ public final class Codec {
           fields.jsonrpc = tree(parser, fields);
           break;
         case "id":
-          fields.id = tree(parser, fields);
+          JsonNode id = tree(parser, fields);
+          fields.idsDiffer |= fields.id != null && !fields.id.equals(id);
+          fields.id = id;
           break;
         case "method":
           fields.method = tree(parser, fields);
@@ -286,7 +312,7 @@ public final class Codec {
   }
 
   private static Message classify(Fields f) throws Malformed {
-    Id id = Id.isValid(f.id) ? new Id(f.id) : null;
+    Id id = !f.idsDiffer && Id.isValid(f.id) ? new Id(f.id) : null;
     if (f.duplicate != null) {
       throw new Malformed(
           id, ErrorCodes.INVALID_REQUEST, "Invalid Request: duplicate key \"" + f.duplicate + "\"");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigInteger;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import notesmcp.jsonrpc.Message.Failure;
@@ -436,6 +437,75 @@ class CodecTest {
             new Failure(
                 null,
                 new ErrorObject(-32700, "Parse error: a number too large or too small to read")));
+  }
+
+  /**
+   * Messages are UTF-8 (RFC 8259 §8.1: "JSON text exchanged between systems that are not part of a
+   * closed ecosystem MUST be encoded using UTF-8"). Jackson guesses UTF-16 or UTF-32 from a
+   * byte-order mark or the zero bytes of the first characters: such a line was read as a message,
+   * and one with raw arguments threw StringIndexOutOfBoundsException (its parser has no byte
+   * offsets), which the server caught by dropping the line unanswered. Found by LineCodecFuzzTest.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"UTF-16BE", "UTF-16LE", "UTF-16", "UTF-32BE", "UTF-32LE"})
+  void aLineInUtf16OrUtf32IsAParseError(String encoding) {
+    Charset charset = Charset.forName(encoding);
+    Failure notUtf8 =
+        new Failure(
+            null,
+            new ErrorObject(
+                -32700, "Parse error: the line is not UTF-8 (UTF-16 and UTF-32 are not read)"));
+    for (Codec either : new Codec[] {codec, new Codec()}) {
+      for (String line :
+          new String[] {
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+                + "\"params\":{\"arguments\":{\"path\":\"notes.txt\"}}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}",
+            "1"
+          }) {
+        byte[] bytes = line.getBytes(charset);
+        try {
+          Message message = either.decode(bytes, bytes.length);
+          throw new AssertionError(encoding + " read as " + message);
+        } catch (Codec.Malformed e) {
+          assertThat(new Failure(e.id(), e.error())).isEqualTo(notUtf8);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aUtf8ByteOrderMarkIsIgnoredAndTheRawArgumentsStayExact() throws Exception {
+    // RFC 8259 §8.1: a parser "MAY ignore the presence of a byte order mark".
+    Request request =
+        (Request)
+            decode(
+                "\ufeff{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+                    + "\"params\":{\"arguments\":{\"path\" : \"\u00e9\"}}}");
+
+    assertThat(request.raw()).isEqualTo(new RawMember.ObjectText("{\"path\" : \"\u00e9\"}"));
+  }
+
+  /**
+   * "If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid
+   * Request), it MUST be Null" (JSON-RPC 2.0, 5): two different ids leave it undetected; the last
+   * one was used. Found by LineCodecFuzzTest.
+   */
+  @Test
+  void twoDifferentIdsGiveAnInvalidRequestWithoutId() {
+    assertThat(malformed("{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"m\"}"))
+        .isEqualTo(
+            new Failure(null, new ErrorObject(-32600, "Invalid Request: duplicate key \"id\"")));
+    assertThat(malformed("{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":\"1\",\"result\":{}}").id())
+        .isNull();
+  }
+
+  @Test
+  void theSameIdTwiceIsAnInvalidRequestThatKeepsIt() {
+    assertThat(malformed("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"m\",\"id\":\"a\"}"))
+        .isEqualTo(
+            new Failure(
+                Id.of("a"), new ErrorObject(-32600, "Invalid Request: duplicate key \"id\"")));
   }
 
   @Test
