@@ -443,10 +443,39 @@ public final class Codec {
     } else if (node.isNull()) {
       g.writeNull();
     } else if (node.isPojo() && ((POJONode) node).getPojo() instanceof RawValue) {
-      g.writeRawValue(String.valueOf(((RawValue) ((POJONode) node).getPojo()).rawValue()));
+      writeRaw(g, String.valueOf(((RawValue) ((POJONode) node).getPojo()).rawValue()));
     } else {
       throw new IllegalArgumentException("cannot write a " + node.getNodeType() + " node");
     }
+  }
+
+  /**
+   * Writes JSON text as it stands, except that an unpaired surrogate, which UTF-8 cannot carry (the
+   * generator fails on it), is written as its escape: in JSON text it can only stand inside a
+   * string, where the escape is the same value. A client's arguments may hold one when the person
+   * wrote the escape {@code \\ud800} (the server refuses such content; it must first receive it).
+   */
+  private static void writeRaw(JsonGenerator g, String text) {
+    StringBuilder escaped = null;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        if (escaped != null) {
+          escaped.append(c).append(text.charAt(i + 1));
+        }
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        if (escaped == null) {
+          escaped = new StringBuilder(text.length() + 16).append(text, 0, i);
+        }
+        escaped.append("\\u").append(Integer.toHexString(c));
+      } else if (escaped != null) {
+        escaped.append(c);
+      }
+    }
+    g.writeRawValue(escaped == null ? text : escaped.toString());
   }
 
   /** A request's params, with its raw member (an object's text) written back as received. */
@@ -467,7 +496,7 @@ public final class Codec {
       }
     }
     g.writeName(rawMember);
-    g.writeRawValue(((RawMember.ObjectText) raw).text());
+    writeRaw(g, ((RawMember.ObjectText) raw).text());
     g.writeEndObject();
   }
 

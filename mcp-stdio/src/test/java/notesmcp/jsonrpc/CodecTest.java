@@ -627,6 +627,42 @@ class CodecTest {
                 + "\"message\":\"first\\nsecond\\r\"}}");
   }
 
+  /**
+   * A raw value is JSON text, where an unpaired surrogate can only stand inside a string: UTF-8
+   * cannot carry it, and writing it failed with "Incomplete surrogate pair" (a JacksonException the
+   * client did not expect: an -args with the escape {@code \\ud800} ended the client with exit 4).
+   * Found by LineCodecFuzzTest. It is written as its escape, the same JSON value.
+   */
+  @Test
+  void anUnpairedSurrogateInARawValueIsWrittenAsItsEscape() throws Exception {
+    ObjectNode params = NODES.objectNode();
+    params.putRawValue(
+        "arguments", new RawValue("{\"a\":\"x\ud800\",\"b\":[\"\udc00\ud83d\ude00\"]}"));
+
+    byte[] line = new Codec().encode(new Request(Id.of(1), "m", params));
+
+    assertThat(text(line))
+        .isEqualTo(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{\"arguments\":"
+                + "{\"a\":\"x\\ud800\",\"b\":[\"\\udc00\ud83d\ude00\"]}}}");
+    Request read = (Request) codec.decode(line, line.length);
+    assertThat(read.raw())
+        .isEqualTo(
+            new RawMember.ObjectText("{\"a\":\"x\\ud800\",\"b\":[\"\\udc00\ud83d\ude00\"]}"));
+  }
+
+  @Test
+  void anUnpairedSurrogateInRawArgumentsIsWrittenAsItsEscape() throws Exception {
+    Request request =
+        new Request(
+            Id.of(1), "m", NODES.objectNode(), new RawMember.ObjectText("{\"c\":\"\udfff\"}"));
+
+    byte[] line = codec.encode(request);
+
+    assertThat(((Request) codec.decode(line, line.length)).raw())
+        .isEqualTo(new RawMember.ObjectText("{\"c\":\"\\udfff\"}"));
+  }
+
   @Test
   void rawValueWithALineBreakIsNeverWritten() {
     ObjectNode params = NODES.objectNode();
