@@ -37,8 +37,14 @@ public final class Session {
   private static final List<Integer> MODERN_ERRORS =
       List.of(-32020, -32021, ProtocolErrors.UNSUPPORTED_PROTOCOL_VERSION);
 
-  /** How long a failed {@link #connect} gives each step of closing a server it started. */
+  /** The most each step of closing a server waits (stdin closed, then SIGTERM, then SIGKILL). */
   public static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
+
+  /**
+   * The least each step of closing a server waits, even once the deadline has passed: enough for a
+   * server that honours the closing of its input to exit on its own.
+   */
+  static final Duration LEAST_CLOSE_GRACE = Duration.ofMillis(200);
 
   /** The most pages of {@code tools/list} followed; a server that never ends its list is broken. */
   static final int MAX_PAGES = 64;
@@ -127,14 +133,14 @@ public final class Session {
         log.println(
             "notes-mcp: the server exited on server/discover; starting it again for the"
                 + " initialize handshake");
-        closeQuietly(connection);
+        closeQuietly(connection, closeGrace(left(end)));
         connection = launcher.start();
       }
       session = legacy(connection, client, deadline, left(end), log);
       return session;
     } finally {
       if (session == null) {
-        closeQuietly(connection);
+        closeQuietly(connection, closeGrace(left(end)));
       }
     }
   }
@@ -307,9 +313,22 @@ public final class Session {
     return Duration.ofNanos(Math.max(0, endNanos - System.nanoTime()));
   }
 
-  private static void closeQuietly(Connection connection) {
+  /**
+   * How long each step of closing a server may wait when {@code left} of the deadline remains: the
+   * time left, but at least {@link #LEAST_CLOSE_GRACE} and at most {@link #CLOSE_GRACE}. So closing
+   * a server that ignores its input and SIGTERM adds well under a second to a deadline already
+   * spent (CONTRACT §5: "closing a server that ignores stdin, is bounded by the deadline").
+   */
+  public static Duration closeGrace(Duration left) {
+    if (left.compareTo(LEAST_CLOSE_GRACE) < 0) {
+      return LEAST_CLOSE_GRACE;
+    }
+    return left.compareTo(CLOSE_GRACE) > 0 ? CLOSE_GRACE : left;
+  }
+
+  private static void closeQuietly(Connection connection, Duration grace) {
     try {
-      connection.close(CLOSE_GRACE);
+      connection.close(grace);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -60,6 +60,14 @@ class SessionTest {
   }
 
   @Test
+  void closingTakesTheTimeLeftOfTheDeadlineBetweenAFloorAndACeiling() {
+    assertThat(Session.closeGrace(Duration.ofMillis(-5))).isEqualTo(Duration.ofMillis(200));
+    assertThat(Session.closeGrace(Duration.ZERO)).isEqualTo(Duration.ofMillis(200));
+    assertThat(Session.closeGrace(Duration.ofMillis(700))).isEqualTo(Duration.ofMillis(700));
+    assertThat(Session.closeGrace(Duration.ofSeconds(9))).isEqualTo(Duration.ofSeconds(2));
+  }
+
+  @Test
   void modernServerIsDiscoveredAndEveryRequestCarriesMeta() throws Exception {
     CannedServer server =
         server(

@@ -22,14 +22,17 @@ import tools.jackson.core.io.SerializedString;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.util.DefaultPrettyPrinter;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The one-shot client modes: start a server, list its tools or call one, print the answer as JSON
  * on stdout, close the server, and say with the exit code how it went (CONTRACT §2).
  */
 final class ClientCommand {
+  private static final String[] DEFINITION_MEMBERS = {"name", "description", "inputSchema"};
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
-  private static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
 
   /** How long the end of the server's stderr may take to arrive once the server is closed. */
   private static final Duration STDERR_END = Duration.ofMillis(500);
@@ -69,8 +72,8 @@ final class ClientCommand {
     Servers servers = new Servers(command, stderr, err);
     Session session = null;
     ExitCode code;
+    long end = System.nanoTime() + options.timeout().toNanos();
     try {
-      long end = System.nanoTime() + options.timeout().toNanos();
       // The server starts first: its JVM boots while this one sets up its own side.
       servers.first = servers.launch();
       Implementation client = new Implementation("notes-mcp", Version.VALUE);
@@ -106,7 +109,7 @@ final class ClientCommand {
       err.println("notes-mcp: the client failed unexpectedly: " + describe(e));
       code = ExitCode.SERVER_FAILURE;
     } finally {
-      servers.close(session);
+      servers.close(session, Session.closeGrace(Duration.ofNanos(end - System.nanoTime())));
     }
     if (!options.verbose()
         && (code == ExitCode.PROTOCOL_ERROR || code == ExitCode.SERVER_FAILURE)) {
@@ -117,8 +120,26 @@ final class ClientCommand {
 
   private static ExitCode list(Session session, PrintStream out, Duration within)
       throws IOException, RpcException, Session.Incompatible {
-    out.println(pretty(session.listTools(within)));
+    out.println(pretty(definitions(session.listTools(within))));
     return ExitCode.OK;
+  }
+
+  /**
+   * The tool definitions CONTRACT §2 says the list mode prints: each tool's {@code name}, {@code
+   * description} (when the server gave one) and {@code inputSchema}, in the server's order; other
+   * members a server sends (annotations, titles, output schemas) are not part of that listing.
+   */
+  static ArrayNode definitions(JsonNode tools) {
+    ArrayNode definitions = JsonNodeFactory.instance.arrayNode();
+    for (JsonNode tool : tools) {
+      ObjectNode definition = definitions.addObject();
+      for (String member : DEFINITION_MEMBERS) {
+        if (tool.has(member)) {
+          definition.set(member, tool.get(member));
+        }
+      }
+    }
+    return definitions;
   }
 
   private static ExitCode call(Session session, Options options, PrintStream out, Duration within)
@@ -187,10 +208,10 @@ final class ClientCommand {
     }
 
     /** Closes the session's server, and kills one that never reached a session. */
-    void close(Session session) {
+    void close(Session session, Duration grace) {
       try {
         if (session != null) {
-          session.close(CLOSE_GRACE);
+          session.close(grace);
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -214,8 +235,10 @@ final class ClientCommand {
   /**
    * The result as JSON for a person's terminal. What the server sent is printed as the same JSON
    * value, but with every character that could act on the terminal or hide text escaped: Jackson
-   * escapes C0 controls itself; DEL, C1 controls (an 8-bit CSI is one) and Unicode format and
-   * separator characters (bidirectional overrides, zero-width characters) are escaped here too.
+   * escapes C0 controls itself; DEL, C1 controls (an 8-bit CSI is one) and every character the
+   * review renders as invisible (format characters such as bidirectional overrides and zero-width
+   * characters, separators, fillers, variation selectors, anything outside the BMP) are escaped
+   * here too.
    */
   static String pretty(JsonNode node) {
     StringWriter text = new StringWriter();
@@ -241,11 +264,10 @@ final class ClientCommand {
 
     @Override
     public SerializableString getEscapeSequence(int c) {
-      int type = Character.getType(c);
-      if ((c >= 0x80 && c <= 0x9f)
-          || type == Character.FORMAT
-          || type == Character.LINE_SEPARATOR
-          || type == Character.PARAGRAPH_SEPARATOR) {
+      // The review's rule for what is invisible or acts on a terminal (VisibleText), so a tag
+      // character or a Hangul filler in a result is as visible here as in review. Jackson hands
+      // over a character outside the BMP as its two surrogates, which are escaped as a pair.
+      if (VisibleText.isInvisible(c)) {
         return new SerializedString(String.format("\\u%04x", c));
       }
       return null;

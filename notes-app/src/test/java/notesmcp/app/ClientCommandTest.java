@@ -275,6 +275,19 @@ class ClientCommandTest {
   }
 
   @Test
+  void invisibleCharactersOfAResultAreEscapedTooTagCharactersAndFillersIncluded() {
+    // U+E0041 TAG LATIN CAPITAL LETTER A (outside the BMP), U+3164 HANGUL FILLER, U+FE0F, U+00A0.
+    String text = "a\uDB40\uDC41b\u3164c\uFE0Fd\u00A0e";
+    String printed = ClientCommand.pretty(JSON.createObjectNode().put("text", text));
+
+    assertThat(printed).contains("a\\udb40\\udc41b\\u3164c\\ufe0fd\\u00a0e");
+    for (String raw : new String[] {"\uDB40", "\uDC41", "\u3164", "\uFE0F", "\u00A0"}) {
+      assertThat(printed).doesNotContain(raw);
+    }
+    assertThat(JSON.readTree(printed).get("text").stringValue()).isEqualTo(text);
+  }
+
+  @Test
   void anUnexpectedFaultInTheClientIsOneLineAndExitFourNeverAStackTrace() throws IOException {
     // A command line the parser never builds (no timeout) stands in for a bug in the client.
     Options broken =

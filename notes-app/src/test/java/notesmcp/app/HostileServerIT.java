@@ -184,6 +184,24 @@ class HostileServerIT {
     assertServerChildClosed();
   }
 
+  /**
+   * CONTRACT §5: "closing a server that ignores stdin, is bounded by the deadline". The deadline is
+   * spent waiting for an answer that never comes; closing a server that then ignores both the end
+   * of its input and SIGTERM must not add seconds per step on top of it. The bound leaves room for
+   * two JVM start-ups on a loaded machine, not for three two-second waits.
+   */
+  @Test
+  void closingAServerThatIgnoresItsInputAndSigtermStaysNearTheDeadline() throws Exception {
+    Run run =
+        client(List.of(DISCOVERED, "DEAF"), "-tool", "t", "-args", "{}", "-timeout", DEADLINE);
+
+    assertThat(run.exit()).as(run.err()).isEqualTo(4);
+    assertThat(run.err()).contains("(-timeout 2000 ms for the whole exchange)");
+    assertThat(run.took()).isLessThan(Duration.ofMillis(5_500));
+    assertNoStackTrace(run);
+    assertServerClosed(run);
+  }
+
   /** The child a {@code BEHIND_CHILD} server started is gone too, if there is one. */
   private void assertServerChildClosed() throws Exception {
     Path childPidFile = dir.resolve("server.pid.child");
