@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -121,6 +122,21 @@ class PolicyFileTest {
         .isInstanceOf(PolicyFile.Invalid.class)
         .hasMessage(
             "policy file " + file + ": not valid JSON: not UTF-8 (UTF-16 and UTF-32 are not read)");
+  }
+
+  /** A policy file may be 64 KiB, not a byte more: it is read whole. */
+  @Test
+  void aFileOfExactly64KibIsReadAndOneByteMoreIsRefused() throws Exception {
+    String policy = "{\"maxCalls\":3}";
+    Path file = file(policy + " ".repeat(64 * 1024 - policy.length()));
+    assertThat(Files.size(file)).isEqualTo(64 * 1024);
+    assertThat(PolicyFile.load(file).maxCalls()).isEqualTo(3);
+
+    Files.writeString(file, " ", StandardOpenOption.APPEND);
+
+    assertThatThrownBy(() -> PolicyFile.load(file))
+        .isInstanceOf(PolicyFile.Invalid.class)
+        .hasMessage("policy file " + file + ": larger than 65536 bytes");
   }
 
   @Test
