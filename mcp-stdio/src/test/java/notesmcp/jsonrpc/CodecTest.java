@@ -741,4 +741,86 @@ class CodecTest {
       assertThat(codec.encode(decoded)).isEqualTo(line);
     }
   }
+
+  // --- edges found by mutation testing ---
+
+  /** Only the line's own bytes count: what follows in the reader's buffer is not looked at. */
+  @Test
+  void bytesBeyondTheLinesLengthAreNotRead() throws Exception {
+    byte[] buffer = new byte[16];
+    byte[] line = "7".getBytes(StandardCharsets.UTF_8);
+    System.arraycopy(line, 0, buffer, 0, line.length);
+
+    assertThatThrownBy(() -> codec.decode(buffer, line.length))
+        .isInstanceOfSatisfying(
+            Codec.Malformed.class,
+            e -> assertThat(e.error().code()).isEqualTo(ErrorCodes.INVALID_REQUEST));
+  }
+
+  /** A request's other params members are written before its raw member, which stays as sent. */
+  @Test
+  void rawArgumentsAreWrittenBesideTheOtherParams() throws Exception {
+    ObjectNode params = NODES.objectNode().put("name", "read_note");
+    RawMember raw = new RawMember.ObjectText("{\"path\" :\"a\",\"path\":\"b\"}");
+
+    byte[] line = codec.encode(new Request(Id.of(1), "tools/call", params, raw));
+    byte[] bare = codec.encode(new Request(Id.of(2), "tools/call", null, raw));
+
+    assertThat(text(line))
+        .isEqualTo(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"read_note\",\"arguments\":{\"path\" :\"a\",\"path\":\"b\"}}}");
+    assertThat(text(bare))
+        .isEqualTo(
+            "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":"
+                + "{\"arguments\":{\"path\" :\"a\",\"path\":\"b\"}}}");
+  }
+
+  @Test
+  void aRawMemberIsWrittenOnlyByACodecThatKeepsOneIntoObjectParams() {
+    RawMember raw = new RawMember.ObjectText("{}");
+
+    assertThatThrownBy(() -> new Codec().encode(new Request(Id.of(1), "m", null, raw)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("this codec keeps no raw member to write");
+    assertThatThrownBy(() -> codec.encode(new Request(Id.of(1), "m", NODES.arrayNode(), raw)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("this codec keeps no raw member to write");
+  }
+
+  /** A surrogate pair is one character and stays; a high surrogate at the very end is unpaired. */
+  @Test
+  void surrogatePairsInRawTextStayAndAnUnpairedOneAtTheEndIsEscaped() {
+    String pair = "{\"a\":\"\ud83d\ude00\"}";
+
+    assertThat(text(codec.encode(new Request(Id.of(1), "m", null, new RawMember.ObjectText(pair)))))
+        .endsWith("\"params\":{\"arguments\":" + pair + "}}");
+    assertThat(
+            text(
+                codec.encode(
+                    new Request(Id.of(1), "m", null, new RawMember.ObjectText("{}\ud83d")))))
+        .endsWith("\"params\":{\"arguments\":{}\\ud83d}}");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "Document nesting depth (65) exceeds the maximum allowed (64, from"
+            + " `StreamReadConstraints.getMaxNestingDepth()`)"
+            + " | Document nesting depth (65) exceeds the maximum allowed (64)",
+        "Non-standard token 'NaN': enable `JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS` to allow"
+            + " | Non-standard token 'NaN'",
+        ", from `X.y()` at the start | ' at the start'",
+        "a, from `unclosed | a",
+        "`Feature` first: no place to cut | not valid JSON",
+        ": `Feature` | not valid JSON",
+        "two: cuts: `F` | two: cuts",
+      })
+  void faultsAreDescribedWithoutJavaNames(String original, String described) {
+    assertThat(Codec.describe(new tools.jackson.core.exc.StreamReadException(null, original)))
+        .isEqualTo(described);
+    assertThat(Codec.describe(new tools.jackson.core.exc.StreamReadException(null, (String) null)))
+        .isEqualTo("not valid JSON");
+  }
 }

@@ -33,6 +33,8 @@ class JsonProblemTest {
         "`Feature` first: no place to cut | not valid JSON",
         "cut: here `Feature` | cut",
         "two: cuts: `F` | two: cuts",
+        // A cut that would leave nothing leaves the plain words.
+        ": `Feature` | not valid JSON",
       })
   void javaNamesAreLeftOut(String original, String described) {
     assertThat(describe(original)).isEqualTo(described);
