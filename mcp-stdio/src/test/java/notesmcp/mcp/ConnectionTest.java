@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import notesmcp.jsonrpc.RpcException;
 import org.junit.jupiter.api.Test;
@@ -277,5 +278,52 @@ class ConnectionTest {
       Thread.sleep(20);
     }
     assertThat(ProcessHandle.of(grandchild).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+  }
+
+  /** A deadline already spent sends nothing: the request fails before it is written. */
+  @Test
+  void aRequestWithNoTimeLeftIsNotSent() throws Exception {
+    CannedServer server = server(result(1, "{}"));
+    Connection connection = Connection.start(server.command(), log);
+
+    assertThatThrownBy(() -> connection.request("tools/list", null, Duration.ZERO))
+        .isInstanceOf(Connection.Timeout.class)
+        .hasMessage("no time was left to send tools/list before the deadline");
+    assertThat(connection.request("ping", null, DEADLINE)).hasToString("{}");
+    connection.close(GRACE);
+
+    assertThat(server.received())
+        .containsExactly("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+  }
+
+  /** Closing fails a request still waiting for its answer at once, saying the client closed it. */
+  @Test
+  void closingFailsTheRequestInFlight() throws Exception {
+    CannedServer server = server(SILENT);
+    Connection connection = Connection.start(server.command(), log);
+    assertThat(connection.isAlive()).isTrue();
+    assertThat(ProcessHandle.of(connection.pid())).isPresent();
+    CompletableFuture<Throwable> failure = new CompletableFuture<>();
+    Thread caller =
+        new Thread(
+            () -> {
+              try {
+                connection.request("ping", null, Duration.ofSeconds(30));
+                failure.complete(null);
+              } catch (Exception e) {
+                failure.complete(e);
+              }
+            });
+    caller.start();
+    while (server.received().isEmpty()) { // the request was read
+      Thread.sleep(5);
+    }
+
+    connection.close(GRACE);
+
+    assertThat(failure.get(5, TimeUnit.SECONDS))
+        .isInstanceOf(IOException.class)
+        .hasMessage("the connection to the server is closed");
+    assertThat(connection.isAlive()).isFalse();
   }
 }
