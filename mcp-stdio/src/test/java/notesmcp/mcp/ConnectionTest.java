@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -325,5 +326,87 @@ class ConnectionTest {
         .isInstanceOf(IOException.class)
         .hasMessage("the connection to the server is closed");
     assertThat(connection.isAlive()).isFalse();
+  }
+
+  /** Ids are 1, 2, 3, ...: an answer to the next id, not yet sent, is a violation too. */
+  @Test
+  void anAnswerToTheNextIdNotYetSentIsAViolation() throws Exception {
+    Connection connection = Connection.start(server(result(2, "{}")).command(), log);
+
+    assertThatThrownBy(() -> connection.request("ping", null, DEADLINE))
+        .isInstanceOf(Connection.Violation.class)
+        .hasMessage("the server answered request id 2, which this client never sent");
+    connection.close(GRACE);
+  }
+
+  @Test
+  void emptyLinesFromTheServerAreSkippedWithoutANotice() throws Exception {
+    Connection connection = Connection.start(server("\n\r\n" + result(1, "{}")).command(), log);
+
+    assertThat(connection.request("ping", null, DEADLINE)).hasToString("{}");
+    connection.close(GRACE);
+    assertThat(logBytes.toString(StandardCharsets.UTF_8)).isEmpty();
+  }
+
+  /** An unknown method is named in the refusal, cut after 100 characters. */
+  @Test
+  void aRefusedMethodIsNamedUpTo100Characters() throws Exception {
+    String hundred = "m".repeat(100);
+    CannedServer server =
+        server(
+            "{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\""
+                + hundred
+                + "\"}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":\"s2\",\"method\":\""
+                + hundred
+                + "x\"}\n"
+                + result(1, "{}"),
+            SILENT,
+            SILENT);
+    Connection connection = Connection.start(server.command(), log);
+
+    connection.request("tools/list", null, DEADLINE);
+    connection.close(GRACE);
+
+    assertThat(server.received())
+        .contains(
+            "{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"error\":{\"code\":-32601,"
+                + "\"message\":\"Method not found: "
+                + hundred
+                + "\"}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":\"s2\",\"error\":{\"code\":-32601,"
+                + "\"message\":\"Method not found: "
+                + hundred
+                + "...\"}}");
+  }
+
+  /** A server that fills its output with noise gets eight notices, then one line saying so. */
+  @Test
+  void noticesAboutTheServersOutputStopAfterEight() throws Exception {
+    Connection connection =
+        Connection.start(server("noise\n".repeat(12) + result(1, "{}")).command(), log);
+
+    connection.request("ping", null, DEADLINE);
+    connection.close(GRACE);
+
+    assertThat(logBytes.toString(StandardCharsets.UTF_8).split("\n"))
+        .hasSize(9)
+        .endsWith("notes-mcp: (further notices about the server's output are not shown)")
+        .filteredOn(line -> line.startsWith("notes-mcp: ignoring a line from the server"))
+        .hasSize(8);
+  }
+
+  @Test
+  void theReadingThreadIsADaemon() throws Exception {
+    Connection connection = Connection.start(server(SILENT).command(), log);
+
+    List<Thread> readers = new ArrayList<>();
+    for (Thread thread : Thread.getAllStackTraces().keySet()) {
+      if (thread.getName().equals("notes-mcp client reader")) {
+        readers.add(thread);
+      }
+    }
+    assertThat(readers).isNotEmpty().allMatch(Thread::isDaemon);
+    connection.close(GRACE);
   }
 }
