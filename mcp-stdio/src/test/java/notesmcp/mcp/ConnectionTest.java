@@ -128,6 +128,7 @@ class ConnectionTest {
             "{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"result\":{}}",
             "{\"jsonrpc\":\"2.0\",\"id\":\"s2\",\"error\":{\"code\":-32601,"
                 + "\"message\":\"Method not found: sampling/createMessage\"}}");
+    assertThat(logBytes.toString(StandardCharsets.UTF_8)).isEmpty();
   }
 
   @Test
@@ -402,11 +403,42 @@ class ConnectionTest {
 
     List<Thread> readers = new ArrayList<>();
     for (Thread thread : Thread.getAllStackTraces().keySet()) {
-      if (thread.getName().equals("notes-mcp client reader")) {
+      if (thread.getName().equals("notes-mcp client reader")
+          || thread.getName().equals("notes-mcp client writer")) {
         readers.add(thread);
       }
     }
-    assertThat(readers).isNotEmpty().allMatch(Thread::isDaemon);
+    assertThat(readers).hasSizeGreaterThanOrEqualTo(2).allMatch(Thread::isDaemon);
     connection.close(GRACE);
+  }
+
+  /**
+   * An answer to the server is queued only if it is at most 64 KiB (ServerInput.MAX_ANSWER_BYTES):
+   * a ping whose id makes the answer one byte longer is dropped, and the drop is said once.
+   */
+  @Test
+  void answersToTheServerAreBoundedAt64KibAndADropIsSaid() throws Exception {
+    // {"jsonrpc":"2.0","id":"ID","result":{}} is 37 bytes around the id.
+    String fits = "a".repeat(ServerInput.MAX_ANSWER_BYTES - 37);
+    String over = "b".repeat(ServerInput.MAX_ANSWER_BYTES - 36);
+    CannedServer server =
+        server(
+            // One argument each: an argument of sh is at most 128 KiB.
+            "{\"jsonrpc\":\"2.0\",\"id\":\"" + fits + "\",\"method\":\"ping\"}",
+            "{\"jsonrpc\":\"2.0\",\"id\":\"" + over + "\",\"method\":\"ping\"}\n" + result(1, "{}"),
+            SILENT);
+    Connection connection = Connection.start(server.command(), log);
+
+    connection.request("tools/list", null, DEADLINE);
+    connection.close(GRACE);
+
+    assertThat(server.received())
+        .containsExactly(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}",
+            "{\"jsonrpc\":\"2.0\",\"id\":\"" + fits + "\",\"result\":{}}");
+    assertThat(logBytes.toString(StandardCharsets.UTF_8))
+        .isEqualTo(
+            "notes-mcp: the server is not reading its input; answers to its requests are"
+                + " dropped\n");
   }
 }
