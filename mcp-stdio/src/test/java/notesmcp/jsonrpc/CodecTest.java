@@ -3,6 +3,7 @@ package notesmcp.jsonrpc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -822,5 +823,22 @@ class CodecTest {
         .isEqualTo(described);
     assertThat(Codec.describe(new tools.jackson.core.exc.StreamReadException(null, (String) null)))
         .isEqualTo("not valid JSON");
+  }
+
+  /**
+   * JSON has one kind of number: a decimal whose value is whole is written without a fraction and
+   * reads back as the same value (LineCodecFuzzTest,
+   * crash-decimal-of-scale-0-reads-back-as-an-integer).
+   */
+  @Test
+  void aWholeDecimalIsWrittenAsItsValue() throws Exception {
+    BigDecimal whole = new BigDecimal("-7089373898952746535");
+
+    byte[] line = codec.encode(new Success(Id.of(1), NODES.numberNode(whole)));
+
+    assertThat(text(line))
+        .isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":-7089373898952746535}");
+    assertThat(((Success) codec.decode(line, line.length)).result().decimalValue())
+        .isEqualByComparingTo(whole);
   }
 }
