@@ -841,4 +841,20 @@ class CodecTest {
     assertThat(((Success) codec.decode(line, line.length)).result().decimalValue())
         .isEqualByComparingTo(whole);
   }
+
+  /**
+   * A codec keeps its raw member apart from params in every message; a notification carries no raw
+   * member, so that member of a notification's params is not read (LineCodecFuzzTest,
+   * crash-notification-arguments-not-kept). No MCP notification has {@code arguments}.
+   */
+  @Test
+  void aNotificationsParamsAreReadWithoutTheKeptMember() throws Exception {
+    Notification read =
+        (Notification)
+            decode(
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\","
+                    + "\"params\":{\"arguments\":{\"a\":1},\"b\":2}}");
+
+    assertThat(read.params()).hasToString("{\"b\":2}");
+  }
 }
