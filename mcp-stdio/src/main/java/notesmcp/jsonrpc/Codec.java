@@ -131,10 +131,14 @@ public final class Codec {
     RawMember raw = RawMember.ABSENT;
     boolean rawSeen;
     String duplicate;
+
+    /** Two "id" members that differ: the id cannot be told (JSON-RPC 2.0, 5: then it is null). */
+    boolean idsDiffer;
   }
 
   /** Decodes {@code length} bytes of {@code line} (no line break) into one message. */
   public Message decode(byte[] line, int length) throws Malformed {
+    requireUtf8Start(line, length);
     Fields fields = new Fields();
     try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), line, 0, length)) {
       JsonToken first = parser.nextToken();
@@ -162,6 +166,26 @@ public final class Codec {
           null, ErrorCodes.PARSE_ERROR, "Parse error: a number too large or too small to read");
     }
     return classify(fields);
+  }
+
+  /**
+   * A message is UTF-8 (RFC 8259 §8.1: JSON "exchanged between systems that are not part of a
+   * closed ecosystem MUST be encoded using UTF-8"). Jackson would guess UTF-16 or UTF-32 from a
+   * byte-order mark or the zero bytes of the first characters, and read such a line as a message
+   * (and its parser then has no byte offsets for a raw member). UTF-8 JSON holds no zero byte and
+   * no 0xFE or 0xFF byte anywhere, so the first four bytes, all that Jackson looks at, settle it. A
+   * UTF-8 byte-order mark stays allowed ("MAY ignore the presence of a byte order mark").
+   */
+  private static void requireUtf8Start(byte[] line, int length) throws Malformed {
+    for (int i = 0; i < length && i < 4; i++) {
+      int b = line[i] & 0xff;
+      if (b == 0 || b == 0xfe || b == 0xff) {
+        throw new Malformed(
+            null,
+            ErrorCodes.PARSE_ERROR,
+            "Parse error: the line is not UTF-8 (UTF-16 and UTF-32 are not read)");
+      }
+    }
   }
 
   /**
@@ -234,7 +258,9 @@ public final class Codec {
           break;
         case "id":
           repeated = fields.id != null;
-          fields.id = tree(parser, fields);
+          JsonNode id = tree(parser, fields);
+          fields.idsDiffer |= fields.id != null && !fields.id.equals(id);
+          fields.id = id;
           break;
         case "method":
           repeated = fields.method != null;
@@ -332,7 +358,7 @@ public final class Codec {
   }
 
   private static Message classify(Fields f) throws Malformed {
-    Id id = Id.isValid(f.id) ? new Id(f.id) : null;
+    Id id = !f.idsDiffer && Id.isValid(f.id) ? new Id(f.id) : null;
     if (f.duplicate != null) {
       throw new Malformed(
           id, ErrorCodes.INVALID_REQUEST, "Invalid Request: duplicate key \"" + f.duplicate + "\"");
@@ -463,10 +489,39 @@ public final class Codec {
     } else if (node.isNull()) {
       g.writeNull();
     } else if (node.isPojo() && ((POJONode) node).getPojo() instanceof RawValue) {
-      g.writeRawValue(String.valueOf(((RawValue) ((POJONode) node).getPojo()).rawValue()));
+      writeRaw(g, String.valueOf(((RawValue) ((POJONode) node).getPojo()).rawValue()));
     } else {
       throw new IllegalArgumentException("cannot write a " + node.getNodeType() + " node");
     }
+  }
+
+  /**
+   * Writes JSON text as it stands, except that an unpaired surrogate, which UTF-8 cannot carry (the
+   * generator fails on it), is written as its escape: in JSON text it can only stand inside a
+   * string, where the escape is the same value. A client's arguments may hold one when the person
+   * wrote the escape {@code \\ud800} (the server refuses such content; it must first receive it).
+   */
+  private static void writeRaw(JsonGenerator g, String text) {
+    StringBuilder escaped = null;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        if (escaped != null) {
+          escaped.append(c).append(text.charAt(i + 1));
+        }
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        if (escaped == null) {
+          escaped = new StringBuilder(text.length() + 16).append(text, 0, i);
+        }
+        escaped.append("\\u").append(Integer.toHexString(c));
+      } else if (escaped != null) {
+        escaped.append(c);
+      }
+    }
+    g.writeRawValue(escaped == null ? text : escaped.toString());
   }
 
   /** A request's params, with its raw member (an object's text) written back as received. */
@@ -487,7 +542,7 @@ public final class Codec {
       }
     }
     g.writeName(rawMember);
-    g.writeRawValue(((RawMember.ObjectText) raw).text());
+    writeRaw(g, ((RawMember.ObjectText) raw).text());
     g.writeEndObject();
   }
 

@@ -3,7 +3,9 @@ package notesmcp.jsonrpc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import notesmcp.jsonrpc.Message.Failure;
@@ -453,6 +455,75 @@ class CodecTest {
                 new ErrorObject(-32700, "Parse error: a number too large or too small to read")));
   }
 
+  /**
+   * Messages are UTF-8 (RFC 8259 §8.1: "JSON text exchanged between systems that are not part of a
+   * closed ecosystem MUST be encoded using UTF-8"). Jackson guesses UTF-16 or UTF-32 from a
+   * byte-order mark or the zero bytes of the first characters: such a line was read as a message,
+   * and one with raw arguments threw StringIndexOutOfBoundsException (its parser has no byte
+   * offsets), which the server caught by dropping the line unanswered. Found by LineCodecFuzzTest.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"UTF-16BE", "UTF-16LE", "UTF-16", "UTF-32BE", "UTF-32LE"})
+  void aLineInUtf16OrUtf32IsAParseError(String encoding) {
+    Charset charset = Charset.forName(encoding);
+    Failure notUtf8 =
+        new Failure(
+            null,
+            new ErrorObject(
+                -32700, "Parse error: the line is not UTF-8 (UTF-16 and UTF-32 are not read)"));
+    for (Codec either : new Codec[] {codec, new Codec()}) {
+      for (String line :
+          new String[] {
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+                + "\"params\":{\"arguments\":{\"path\":\"notes.txt\"}}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}",
+            "1"
+          }) {
+        byte[] bytes = line.getBytes(charset);
+        try {
+          Message message = either.decode(bytes, bytes.length);
+          throw new AssertionError(encoding + " read as " + message);
+        } catch (Codec.Malformed e) {
+          assertThat(new Failure(e.id(), e.error())).isEqualTo(notUtf8);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aUtf8ByteOrderMarkIsIgnoredAndTheRawArgumentsStayExact() throws Exception {
+    // RFC 8259 §8.1: a parser "MAY ignore the presence of a byte order mark".
+    Request request =
+        (Request)
+            decode(
+                "\ufeff{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+                    + "\"params\":{\"arguments\":{\"path\" : \"\u00e9\"}}}");
+
+    assertThat(request.raw()).isEqualTo(new RawMember.ObjectText("{\"path\" : \"\u00e9\"}"));
+  }
+
+  /**
+   * "If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid
+   * Request), it MUST be Null" (JSON-RPC 2.0, 5): two different ids leave it undetected; the last
+   * one was used. Found by LineCodecFuzzTest.
+   */
+  @Test
+  void twoDifferentIdsGiveAnInvalidRequestWithoutId() {
+    assertThat(malformed("{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"m\"}"))
+        .isEqualTo(
+            new Failure(null, new ErrorObject(-32600, "Invalid Request: duplicate key \"id\"")));
+    assertThat(malformed("{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":\"1\",\"result\":{}}").id())
+        .isNull();
+  }
+
+  @Test
+  void theSameIdTwiceIsAnInvalidRequestThatKeepsIt() {
+    assertThat(malformed("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"m\",\"id\":\"a\"}"))
+        .isEqualTo(
+            new Failure(
+                Id.of("a"), new ErrorObject(-32600, "Invalid Request: duplicate key \"id\"")));
+  }
+
   @Test
   void emptyLineIsAParseError() {
     assertThat(malformed(""))
@@ -572,6 +643,42 @@ class CodecTest {
                 + "\"message\":\"first\\nsecond\\r\"}}");
   }
 
+  /**
+   * A raw value is JSON text, where an unpaired surrogate can only stand inside a string: UTF-8
+   * cannot carry it, and writing it failed with "Incomplete surrogate pair" (a JacksonException the
+   * client did not expect: an -args with the escape {@code \\ud800} ended the client with exit 4).
+   * Found by LineCodecFuzzTest. It is written as its escape, the same JSON value.
+   */
+  @Test
+  void anUnpairedSurrogateInARawValueIsWrittenAsItsEscape() throws Exception {
+    ObjectNode params = NODES.objectNode();
+    params.putRawValue(
+        "arguments", new RawValue("{\"a\":\"x\ud800\",\"b\":[\"\udc00\ud83d\ude00\"]}"));
+
+    byte[] line = new Codec().encode(new Request(Id.of(1), "m", params));
+
+    assertThat(text(line))
+        .isEqualTo(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{\"arguments\":"
+                + "{\"a\":\"x\\ud800\",\"b\":[\"\\udc00\ud83d\ude00\"]}}}");
+    Request read = (Request) codec.decode(line, line.length);
+    assertThat(read.raw())
+        .isEqualTo(
+            new RawMember.ObjectText("{\"a\":\"x\\ud800\",\"b\":[\"\\udc00\ud83d\ude00\"]}"));
+  }
+
+  @Test
+  void anUnpairedSurrogateInRawArgumentsIsWrittenAsItsEscape() throws Exception {
+    Request request =
+        new Request(
+            Id.of(1), "m", NODES.objectNode(), new RawMember.ObjectText("{\"c\":\"\udfff\"}"));
+
+    byte[] line = codec.encode(request);
+
+    assertThat(((Request) codec.decode(line, line.length)).raw())
+        .isEqualTo(new RawMember.ObjectText("{\"c\":\"\\udfff\"}"));
+  }
+
   @Test
   void rawValueWithALineBreakIsNeverWritten() {
     ObjectNode params = NODES.objectNode();
@@ -649,5 +756,120 @@ class CodecTest {
       assertThat(decoded).hasSameClassAs(message).hasToString(message.toString());
       assertThat(codec.encode(decoded)).isEqualTo(line);
     }
+  }
+
+  // --- edges found by mutation testing ---
+
+  /** Only the line's own bytes count: what follows in the reader's buffer is not looked at. */
+  @Test
+  void bytesBeyondTheLinesLengthAreNotRead() throws Exception {
+    byte[] buffer = new byte[16];
+    byte[] line = "7".getBytes(StandardCharsets.UTF_8);
+    System.arraycopy(line, 0, buffer, 0, line.length);
+
+    assertThatThrownBy(() -> codec.decode(buffer, line.length))
+        .isInstanceOfSatisfying(
+            Codec.Malformed.class,
+            e -> assertThat(e.error().code()).isEqualTo(ErrorCodes.INVALID_REQUEST));
+  }
+
+  /** A request's other params members are written before its raw member, which stays as sent. */
+  @Test
+  void rawArgumentsAreWrittenBesideTheOtherParams() throws Exception {
+    ObjectNode params = NODES.objectNode().put("name", "read_note");
+    RawMember raw = new RawMember.ObjectText("{\"path\" :\"a\",\"path\":\"b\"}");
+
+    byte[] line = codec.encode(new Request(Id.of(1), "tools/call", params, raw));
+    byte[] bare = codec.encode(new Request(Id.of(2), "tools/call", null, raw));
+
+    assertThat(text(line))
+        .isEqualTo(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"read_note\",\"arguments\":{\"path\" :\"a\",\"path\":\"b\"}}}");
+    assertThat(text(bare))
+        .isEqualTo(
+            "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":"
+                + "{\"arguments\":{\"path\" :\"a\",\"path\":\"b\"}}}");
+  }
+
+  @Test
+  void aRawMemberIsWrittenOnlyByACodecThatKeepsOneIntoObjectParams() {
+    RawMember raw = new RawMember.ObjectText("{}");
+
+    assertThatThrownBy(() -> new Codec().encode(new Request(Id.of(1), "m", null, raw)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("this codec keeps no raw member to write");
+    assertThatThrownBy(() -> codec.encode(new Request(Id.of(1), "m", NODES.arrayNode(), raw)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("this codec keeps no raw member to write");
+  }
+
+  /** A surrogate pair is one character and stays; a high surrogate at the very end is unpaired. */
+  @Test
+  void surrogatePairsInRawTextStayAndAnUnpairedOneAtTheEndIsEscaped() {
+    String pair = "{\"a\":\"\ud83d\ude00\"}";
+
+    assertThat(text(codec.encode(new Request(Id.of(1), "m", null, new RawMember.ObjectText(pair)))))
+        .endsWith("\"params\":{\"arguments\":" + pair + "}}");
+    assertThat(
+            text(
+                codec.encode(
+                    new Request(Id.of(1), "m", null, new RawMember.ObjectText("{}\ud83d")))))
+        .endsWith("\"params\":{\"arguments\":{}\\ud83d}}");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "Document nesting depth (65) exceeds the maximum allowed (64, from"
+            + " `StreamReadConstraints.getMaxNestingDepth()`)"
+            + " | Document nesting depth (65) exceeds the maximum allowed (64)",
+        "Non-standard token 'NaN': enable `JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS` to allow"
+            + " | Non-standard token 'NaN'",
+        ", from `X.y()` at the start | ' at the start'",
+        "a, from `unclosed | a",
+        "`Feature` first: no place to cut | not valid JSON",
+        ": `Feature` | not valid JSON",
+        "two: cuts: `F` | two: cuts",
+      })
+  void faultsAreDescribedWithoutJavaNames(String original, String described) {
+    assertThat(Codec.describe(new tools.jackson.core.exc.StreamReadException(null, original)))
+        .isEqualTo(described);
+    assertThat(Codec.describe(new tools.jackson.core.exc.StreamReadException(null, (String) null)))
+        .isEqualTo("not valid JSON");
+  }
+
+  /**
+   * JSON has one kind of number: a decimal whose value is whole is written without a fraction and
+   * reads back as the same value (LineCodecFuzzTest,
+   * crash-decimal-of-scale-0-reads-back-as-an-integer).
+   */
+  @Test
+  void aWholeDecimalIsWrittenAsItsValue() throws Exception {
+    BigDecimal whole = new BigDecimal("-7089373898952746535");
+
+    byte[] line = codec.encode(new Success(Id.of(1), NODES.numberNode(whole)));
+
+    assertThat(text(line))
+        .isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":-7089373898952746535}");
+    assertThat(((Success) codec.decode(line, line.length)).result().decimalValue())
+        .isEqualByComparingTo(whole);
+  }
+
+  /**
+   * A codec keeps its raw member apart from params in every message; a notification carries no raw
+   * member, so that member of a notification's params is not read (LineCodecFuzzTest,
+   * crash-notification-arguments-not-kept). No MCP notification has {@code arguments}.
+   */
+  @Test
+  void aNotificationsParamsAreReadWithoutTheKeptMember() throws Exception {
+    Notification read =
+        (Notification)
+            decode(
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\","
+                    + "\"params\":{\"arguments\":{\"a\":1},\"b\":2}}");
+
+    assertThat(read.params()).hasToString("{\"b\":2}");
   }
 }

@@ -2,12 +2,15 @@ package notesmcp.jsonrpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -155,5 +158,109 @@ class OutboxTest {
     assertThat(outbox.pendingBytes()).isZero();
     assertThat(logBytes.toString(StandardCharsets.UTF_8))
         .isEqualTo("notes-mcp: stdout closed by the peer (Broken pipe)\n");
+  }
+
+  /** An output that records the size of each write, and may take its time over each. */
+  private static final class Recording extends OutputStream {
+    final List<Integer> writes = new ArrayList<>();
+    final ByteArrayOutputStream taken = new ByteArrayOutputStream();
+    private final long pauseMillis;
+
+    Recording(long pauseMillis) {
+      this.pauseMillis = pauseMillis;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public synchronized void write(byte[] bytes, int offset, int length) throws IOException {
+      try {
+        Thread.sleep(pauseMillis);
+      } catch (InterruptedException e) {
+        throw new IOException(e);
+      }
+      writes.add(length);
+      taken.write(bytes, offset, length);
+    }
+  }
+
+  /** Whole lines are gathered into one write of up to 4096 bytes (PIPE_BUF), the last byte too. */
+  @Test
+  void linesFillingOneWriteExactlyLeaveInOneWrite() {
+    Recording out = new Recording(0);
+    Outbox outbox = new Outbox(out, log);
+
+    outbox.add(utf8("a".repeat(4095)));
+    outbox.flush();
+    outbox.add(utf8("b".repeat(2047)));
+    outbox.add(utf8("c".repeat(2047)));
+    outbox.flush();
+
+    assertThat(out.writes).containsExactly(4096, 4096);
+    assertThat(outbox.pendingBytes()).isZero();
+  }
+
+  @Test
+  void aLineLargerThanOneWriteIsCountedAndFlushedWhenItLeaves() {
+    ByteArrayOutputStream taken = new ByteArrayOutputStream();
+    Outbox outbox = new Outbox(new BufferedOutputStream(taken, 1 << 20), log);
+
+    outbox.add(utf8("b".repeat(10_000)));
+    assertThat(outbox.pendingBytes()).isEqualTo(10_001);
+    outbox.flush();
+
+    assertThat(outbox.pendingBytes()).isZero();
+    assertThat(taken.size()).isEqualTo(10_001);
+  }
+
+  /** awaitRoom(limit) lets exactly limit bytes wait: it neither writes nor waits for them. */
+  @Test
+  void exactlyTheLimitWaitingIsRoomEnough() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    Outbox outbox = new Outbox(out, log);
+    outbox.add(utf8("x".repeat(10)));
+
+    outbox.awaitRoom(11);
+
+    assertThat(out.size()).isZero();
+    assertThat(outbox.pendingBytes()).isEqualTo(11);
+  }
+
+  /** A writer that is slow but keeps going is waited for: only a stall ends the wait early. */
+  @Test
+  void awaitWrittenWaitsForASlowWriterThatKeepsGoing() throws Exception {
+    Recording out = new Recording(100);
+    Outbox outbox = new Outbox(out, log);
+    for (int i = 0; i < 5; i++) {
+      outbox.add(utf8(Integer.toString(i).repeat(5000))); // each larger than one write
+    }
+    Thread writer = flushInBackground(outbox);
+
+    boolean written = outbox.awaitWritten(Duration.ofMillis(400), Duration.ofSeconds(8));
+
+    assertThat(written).isTrue();
+    assertThat(out.writes).hasSize(10);
+    writer.join();
+  }
+
+  /** An interrupted wait gives up, says whether anything is left, and keeps the interrupt. */
+  @Test
+  void anInterruptedAwaitWrittenGivesUpAndKeepsTheInterrupt() throws Exception {
+    Gate out = new Gate();
+    Outbox outbox = new Outbox(out, log);
+    outbox.add(utf8("stuck"));
+    Thread writer = flushInBackground(outbox);
+    assertThat(out.blocked.await(5, TimeUnit.SECONDS)).isTrue();
+
+    Thread.currentThread().interrupt();
+    boolean written = outbox.awaitWritten(Duration.ofSeconds(30), Duration.ofSeconds(30));
+
+    assertThat(Thread.interrupted()).isTrue();
+    assertThat(written).isFalse();
+    out.open();
+    writer.join();
   }
 }

@@ -12,7 +12,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import notesmcp.jsonrpc.RpcException;
 import org.junit.jupiter.api.Test;
@@ -126,6 +128,7 @@ class ConnectionTest {
             "{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"result\":{}}",
             "{\"jsonrpc\":\"2.0\",\"id\":\"s2\",\"error\":{\"code\":-32601,"
                 + "\"message\":\"Method not found: sampling/createMessage\"}}");
+    assertThat(logBytes.toString(StandardCharsets.UTF_8)).isEmpty();
   }
 
   @Test
@@ -277,5 +280,165 @@ class ConnectionTest {
       Thread.sleep(20);
     }
     assertThat(ProcessHandle.of(grandchild).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+  }
+
+  /** A deadline already spent sends nothing: the request fails before it is written. */
+  @Test
+  void aRequestWithNoTimeLeftIsNotSent() throws Exception {
+    CannedServer server = server(result(1, "{}"));
+    Connection connection = Connection.start(server.command(), log);
+
+    assertThatThrownBy(() -> connection.request("tools/list", null, Duration.ZERO))
+        .isInstanceOf(Connection.Timeout.class)
+        .hasMessage("no time was left to send tools/list before the deadline");
+    assertThat(connection.request("ping", null, DEADLINE)).hasToString("{}");
+    connection.close(GRACE);
+
+    assertThat(server.received())
+        .containsExactly("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+  }
+
+  /** Closing fails a request still waiting for its answer at once, saying the client closed it. */
+  @Test
+  void closingFailsTheRequestInFlight() throws Exception {
+    CannedServer server = server(SILENT);
+    Connection connection = Connection.start(server.command(), log);
+    assertThat(connection.isAlive()).isTrue();
+    assertThat(ProcessHandle.of(connection.pid())).isPresent();
+    CompletableFuture<Throwable> failure = new CompletableFuture<>();
+    Thread caller =
+        new Thread(
+            () -> {
+              try {
+                connection.request("ping", null, Duration.ofSeconds(30));
+                failure.complete(null);
+              } catch (Exception e) {
+                failure.complete(e);
+              }
+            });
+    caller.start();
+    while (server.received().isEmpty()) { // the request was read
+      Thread.sleep(5);
+    }
+
+    connection.close(GRACE);
+
+    assertThat(failure.get(5, TimeUnit.SECONDS))
+        .isInstanceOf(IOException.class)
+        .hasMessage("the connection to the server is closed");
+    assertThat(connection.isAlive()).isFalse();
+  }
+
+  /** Ids are 1, 2, 3, ...: an answer to the next id, not yet sent, is a violation too. */
+  @Test
+  void anAnswerToTheNextIdNotYetSentIsAViolation() throws Exception {
+    Connection connection = Connection.start(server(result(2, "{}")).command(), log);
+
+    assertThatThrownBy(() -> connection.request("ping", null, DEADLINE))
+        .isInstanceOf(Connection.Violation.class)
+        .hasMessage("the server answered request id 2, which this client never sent");
+    connection.close(GRACE);
+  }
+
+  @Test
+  void emptyLinesFromTheServerAreSkippedWithoutANotice() throws Exception {
+    Connection connection = Connection.start(server("\n\r\n" + result(1, "{}")).command(), log);
+
+    assertThat(connection.request("ping", null, DEADLINE)).hasToString("{}");
+    connection.close(GRACE);
+    assertThat(logBytes.toString(StandardCharsets.UTF_8)).isEmpty();
+  }
+
+  /** An unknown method is named in the refusal, cut after 100 characters. */
+  @Test
+  void aRefusedMethodIsNamedUpTo100Characters() throws Exception {
+    String hundred = "m".repeat(100);
+    CannedServer server =
+        server(
+            "{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\""
+                + hundred
+                + "\"}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":\"s2\",\"method\":\""
+                + hundred
+                + "x\"}\n"
+                + result(1, "{}"),
+            SILENT,
+            SILENT);
+    Connection connection = Connection.start(server.command(), log);
+
+    connection.request("tools/list", null, DEADLINE);
+    connection.close(GRACE);
+
+    assertThat(server.received())
+        .contains(
+            "{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"error\":{\"code\":-32601,"
+                + "\"message\":\"Method not found: "
+                + hundred
+                + "\"}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":\"s2\",\"error\":{\"code\":-32601,"
+                + "\"message\":\"Method not found: "
+                + hundred
+                + "...\"}}");
+  }
+
+  /** A server that fills its output with noise gets eight notices, then one line saying so. */
+  @Test
+  void noticesAboutTheServersOutputStopAfterEight() throws Exception {
+    Connection connection =
+        Connection.start(server("noise\n".repeat(12) + result(1, "{}")).command(), log);
+
+    connection.request("ping", null, DEADLINE);
+    connection.close(GRACE);
+
+    assertThat(logBytes.toString(StandardCharsets.UTF_8).split("\n"))
+        .hasSize(9)
+        .endsWith("notes-mcp: (further notices about the server's output are not shown)")
+        .filteredOn(line -> line.startsWith("notes-mcp: ignoring a line from the server"))
+        .hasSize(8);
+  }
+
+  @Test
+  void theReadingThreadIsADaemon() throws Exception {
+    Connection connection = Connection.start(server(SILENT).command(), log);
+
+    List<Thread> readers = new ArrayList<>();
+    for (Thread thread : Thread.getAllStackTraces().keySet()) {
+      if (thread.getName().equals("notes-mcp client reader")
+          || thread.getName().equals("notes-mcp client writer")) {
+        readers.add(thread);
+      }
+    }
+    assertThat(readers).hasSizeGreaterThanOrEqualTo(2).allMatch(Thread::isDaemon);
+    connection.close(GRACE);
+  }
+
+  /**
+   * An answer to the server is queued only if it is at most 64 KiB (ServerInput.MAX_ANSWER_BYTES):
+   * a ping whose id makes the answer one byte longer is dropped, and the drop is said once.
+   */
+  @Test
+  void answersToTheServerAreBoundedAt64KibAndADropIsSaid() throws Exception {
+    // {"jsonrpc":"2.0","id":"ID","result":{}} is 37 bytes around the id.
+    String fits = "a".repeat(ServerInput.MAX_ANSWER_BYTES - 37);
+    String over = "b".repeat(ServerInput.MAX_ANSWER_BYTES - 36);
+    CannedServer server =
+        server(
+            // One argument each: an argument of sh is at most 128 KiB.
+            "{\"jsonrpc\":\"2.0\",\"id\":\"" + fits + "\",\"method\":\"ping\"}",
+            "{\"jsonrpc\":\"2.0\",\"id\":\"" + over + "\",\"method\":\"ping\"}\n" + result(1, "{}"),
+            SILENT);
+    Connection connection = Connection.start(server.command(), log);
+
+    connection.request("tools/list", null, DEADLINE);
+    connection.close(GRACE);
+
+    assertThat(server.received())
+        .containsExactly(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}",
+            "{\"jsonrpc\":\"2.0\",\"id\":\"" + fits + "\",\"result\":{}}");
+    assertThat(logBytes.toString(StandardCharsets.UTF_8))
+        .isEqualTo(
+            "notes-mcp: the server is not reading its input; answers to its requests are"
+                + " dropped\n");
   }
 }

@@ -69,4 +69,31 @@ class InFlightTest {
     end.join(5_000);
     assertThat(end.isAlive()).isFalse();
   }
+
+  /** A wait for room that is interrupted refuses the request at once and keeps the interrupt. */
+  @Test
+  void anInterruptedWaitForRoomIsOverloadedAndKeepsTheInterrupt() throws Exception {
+    InFlight patient = new InFlight(1, Duration.ofSeconds(30));
+    patient.admit(Id.of(1));
+
+    Thread.currentThread().interrupt();
+    long start = System.nanoTime();
+
+    assertThatThrownBy(() -> patient.admit(Id.of(2)))
+        .isInstanceOf(RpcException.class)
+        .hasMessage("-32000 Server overloaded: 1 requests already in flight; retry later");
+    assertThat(Thread.interrupted()).isTrue();
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    assertThat(patient.cancel(Id.of(2), "gone")).as("the refused id is not in flight").isNull();
+  }
+
+  /** Waiting for the end takes no room for good: the bound is the same afterwards. */
+  @Test
+  void theEndLeavesTheBoundAsItWas() throws Exception {
+    inFlight.awaitAllAnswered();
+
+    inFlight.admit(Id.of(1));
+    inFlight.admit(Id.of(2));
+    assertThatThrownBy(() -> inFlight.admit(Id.of(3))).isInstanceOf(RpcException.class);
+  }
 }

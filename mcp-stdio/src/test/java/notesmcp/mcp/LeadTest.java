@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -130,5 +131,55 @@ class LeadTest {
     assertThat(third.isLeading()).as("the second turn was still watched").isTrue();
     assertThat(second.isLeading()).isFalse();
     lead.close();
+  }
+
+  /** The watch thread of a lead made now (the threads of other tests' leads share its name). */
+  private static Lead leadWithItsWatch(
+      Duration stuckAfter, Runnable noFollower, List<Thread> watch) {
+    Set<Thread> before = Thread.getAllStackTraces().keySet();
+    Lead lead = new Lead(stuckAfter, noFollower);
+    for (Thread thread : Thread.getAllStackTraces().keySet()) {
+      if (thread.getName().equals("notes-mcp watch") && !before.contains(thread)) {
+        watch.add(thread);
+      }
+    }
+    assertThat(watch).hasSize(1);
+    return lead;
+  }
+
+  /**
+   * After a quiet spell the watch sleeps until work starts (no wake-ups every 20 ms for an idle
+   * server), and work that starts then is watched all the same.
+   */
+  @Test
+  void workAfterAQuietSpellIsStillWatched() throws Exception {
+    CountDownLatch asked = new CountDownLatch(1);
+    List<Thread> watch = new ArrayList<>();
+    Lead lead = leadWithItsWatch(Duration.ofMillis(20), asked::countDown, watch);
+    Thread.sleep(1_500); // more than 50 quiet wakes of 20 ms: the watch parks
+
+    Lead.Turn slow = lead.turn();
+    slow.take();
+    slow.working();
+
+    assertThat(asked.await(5, TimeUnit.SECONDS)).as("noFollower ran").isTrue();
+    assertThat(slow.isLeading()).isFalse();
+    lead.close();
+  }
+
+  /**
+   * Closing ends the watch, even one asleep after a quiet spell; it never keeps a process alive.
+   */
+  @Test
+  void closingEndsTheWatchWhichIsADaemon() throws Exception {
+    List<Thread> watch = new ArrayList<>();
+    Lead lead = leadWithItsWatch(Duration.ofMillis(20), NOTHING, watch);
+    assertThat(watch.get(0).isDaemon()).isTrue();
+    Thread.sleep(1_500);
+
+    lead.close();
+
+    watch.get(0).join(3_000);
+    assertThat(watch.get(0).isAlive()).isFalse();
   }
 }

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -255,7 +256,9 @@ class ServerTest {
     assertThat(reply(call(1, "boom", "{}")).get("error"))
         .isEqualTo(
             json("{\"code\":-32603,\"message\":\"Internal error; see the server's stderr\"}"));
-    assertThat(log()).contains("the fake tool failed");
+    assertThat(log())
+        .contains("notes-mcp: internal error answering request 1:")
+        .contains("java.lang.IllegalStateException: the fake tool failed\n\tat ");
   }
 
   // --- CONTRACT §4: checks in order, the first failure answers ---
@@ -384,10 +387,12 @@ class ServerTest {
             "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
             "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{}}",
             cancel(99),
-            "{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}");
+            "{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":6,\"error\":{\"code\":-1,\"message\":\"no\"}}");
 
     assertThat(replies).isEmpty();
-    assertThat(log()).contains("ignoring a response");
+    assertThat(log())
+        .isEqualTo("notes-mcp: ignoring a response; this server sends no requests\n".repeat(2));
   }
 
   // --- legacy era ---
@@ -423,6 +428,10 @@ class ServerTest {
                 "{\"content\":[{\"type\":\"text\",\"text\":\"{\\\"a\\\":1}\"}],"
                     + "\"isError\":false}"));
     assertThat(byId.get("4").get("result")).isEqualTo(json("{}"));
+    assertThat(log())
+        .contains(
+            "notes-mcp: legacy client {\"name\":\"old\",\"version\":\"0\"} initialized;"
+                + " serving revision 2025-06-18\n");
   }
 
   @Test
@@ -431,6 +440,8 @@ class ServerTest {
         reply(request(1, "initialize", "{\"protocolVersion\":\"1999-01-01\",\"capabilities\":{}}"));
 
     assertThat(reply.at("/result/protocolVersion").stringValue()).isEqualTo("2025-11-25");
+    assertThat(log())
+        .contains("notes-mcp: legacy client (unnamed) initialized; serving revision 2025-11-25\n");
   }
 
   @Test
@@ -808,6 +819,56 @@ class ServerTest {
         throw new AssertionError("interrupted while the server finished", e);
       }
       assertThat(failure).isNull();
+    }
+  }
+
+  /**
+   * The server's threads never keep the process alive, and once input ends and the replies are
+   * written, the watch of slow work ends too.
+   */
+  @Test
+  void theServersThreadsAreDaemonsAndTheWatchEndsWithTheInput() throws Exception {
+    Set<Thread> before = Thread.getAllStackTraces().keySet();
+    PipedOutputStream client = new PipedOutputStream();
+    PipedInputStream input = new PipedInputStream(client, 1 << 16);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    Thread serving =
+        new Thread(
+            () -> {
+              try {
+                new Server(tools, options(), log).serve(input, out);
+              } catch (Exception e) {
+                throw new AssertionError(e);
+              }
+            },
+            "server-test-serve");
+    serving.start();
+    client.write((request(1, "ping", modern("")) + "\n").getBytes(StandardCharsets.UTF_8));
+    client.flush();
+
+    List<Thread> started = new ArrayList<>();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (started.stream().noneMatch(t -> t.getName().equals("notes-mcp watch"))
+        || started.stream().noneMatch(t -> t.getName().matches("notes-mcp [0-9]+"))) {
+      assertThat(System.nanoTime()).isLessThan(deadline);
+      Thread.sleep(5);
+      started.clear();
+      for (Thread thread : Thread.getAllStackTraces().keySet()) {
+        if (!before.contains(thread) && thread.getName().startsWith("notes-mcp ")) {
+          started.add(thread);
+        }
+      }
+    }
+    assertThat(started).allMatch(Thread::isDaemon);
+
+    client.close();
+    serving.join(5_000);
+    assertThat(serving.isAlive()).isFalse();
+    for (Thread thread : started) {
+      if (thread.getName().equals("notes-mcp watch")) {
+        thread.join(3_000);
+        assertThat(thread.isAlive()).as("the watch ended").isFalse();
+      }
     }
   }
 }

@@ -32,4 +32,17 @@ class ServerTextTest {
     assertThat(ServerText.shown("x".repeat(ServerText.MAX_CHARS + 5)))
         .isEqualTo("x".repeat(ServerText.MAX_CHARS) + "... (5 more characters)");
   }
+
+  /** The ends of each range: C1 ends at U+009F, and four hex digits hold up to U+FFFF. */
+  @Test
+  void theEdgesOfTheEscapedRangesAreExact() {
+    assertThat(ServerText.shown("a\u009fb\u00a0c")).isEqualTo("a\\u009fb\u00a0c");
+    assertThat(ServerText.shown("\uffff")).isEqualTo("\\uffff");
+    assertThat(ServerText.shown("\ud800\udc00")).isEqualTo("\ud800\udc00");
+  }
+
+  @Test
+  void noTextIsShownAsNone() {
+    assertThat(ServerText.shown(null)).isEqualTo("(none)");
+  }
 }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -459,5 +460,66 @@ class SessionTest {
     session.close(GRACE);
 
     assertThat(server.received()).contains("{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"result\":{}}");
+  }
+
+  /** A tool list may have 64 pages; a server that goes on is refused, not followed forever. */
+  @Test
+  void aToolListMayHave64PagesAndNoMore() throws Exception {
+    for (int pages : new int[] {Session.MAX_PAGES, Session.MAX_PAGES + 1}) {
+      List<String> replies = new ArrayList<>(List.of(result(1, DISCOVERED)));
+      for (int page = 1; page <= pages; page++) {
+        replies.add(
+            result(
+                page + 1,
+                "{\"resultType\":\"complete\",\"tools\":[]"
+                    + (page < pages ? ",\"nextCursor\":\"p" + page + "\"" : "")
+                    + "}"));
+      }
+      Session session =
+          connect(new CannedServer(dir.resolve(pages + ".log"), replies.toArray(new String[0])));
+
+      if (pages == Session.MAX_PAGES) {
+        assertThat(session.listTools()).isEmpty();
+      } else {
+        assertThatThrownBy(session::listTools)
+            .isInstanceOf(Session.Incompatible.class)
+            .hasMessage("the server's tools/list goes on for more than 64 pages");
+      }
+      session.close(GRACE);
+    }
+  }
+
+  /**
+   * resultType is a 2026-07-28 member: checked on every modern result, ignored in the legacy era.
+   */
+  @Test
+  void resultTypeIsCheckedOnlyInTheModernEra() throws Exception {
+    String pending = "{\"resultType\":\"input_required\",\"tools\":[]}";
+    Session modern = connect(server(result(1, DISCOVERED), result(2, pending)));
+    assertThatThrownBy(modern::listTools)
+        .isInstanceOf(Session.Incompatible.class)
+        .hasMessage(
+            "the server answered with resultType \"input_required\", which this client does not"
+                + " handle");
+    modern.close(GRACE);
+
+    Session legacy =
+        connect(
+            new CannedServer(
+                dir.resolve("legacy.log"),
+                error(1, -32601, "no"),
+                result(2, INITIALIZED),
+                result(3, pending)));
+    assertThat(legacy.listTools()).isEmpty();
+    legacy.close(GRACE);
+  }
+
+  /** Closing a session tells how the server ended: its exit status. */
+  @Test
+  void closingTellsTheServersExitStatus() throws Exception {
+    Session session = connect(server(result(1, DISCOVERED), "EXIT:3"));
+    assertThatThrownBy(session::listTools).isInstanceOf(IOException.class);
+
+    assertThat(session.close(GRACE)).isEqualTo(3);
   }
 }

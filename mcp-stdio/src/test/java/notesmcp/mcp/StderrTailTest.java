@@ -2,10 +2,12 @@ package notesmcp.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -62,6 +64,45 @@ class StderrTailTest {
 
     assertThat(tail.awaitEnd(Duration.ofMillis(100))).isFalse();
     assertThat(tail.text()).isEmpty();
+    server.destroyForcibly().waitFor();
+  }
+
+  /** A stderr of exactly the kept size was not cut, so its first line is whole and is shown. */
+  @Test
+  void aStderrOfExactlyTheKeptSizeIsShownFromItsFirstLine() throws Exception {
+    StderrTail tail = new StderrTail(null);
+    tail.follow(
+        writing("printf 'first\\n' >&2; yes line | head -c " + (StderrTail.KEEP - 6) + " >&2"));
+
+    assertThat(tail.awaitEnd(Duration.ofSeconds(10))).isTrue();
+    assertThat(tail.text()).startsWith("first\nline\n");
+  }
+
+  /** What is passed through is flushed as it comes, even into a buffered stream. */
+  @Test
+  void thePassedThroughTextIsFlushedAsItComes() throws Exception {
+    ByteArrayOutputStream copy = new ByteArrayOutputStream();
+    StderrTail tail = new StderrTail(new PrintStream(new BufferedOutputStream(copy, 1 << 16)));
+    tail.follow(writing("echo 'a warning' >&2"));
+
+    assertThat(tail.awaitEnd(Duration.ofSeconds(10))).isTrue();
+    assertThat(copy.toString(StandardCharsets.UTF_8)).isEqualTo("a warning\n");
+  }
+
+  /** Following a server's stderr never keeps the client's process alive. */
+  @Test
+  void theReadingThreadIsADaemon() throws Exception {
+    StderrTail tail = new StderrTail(null);
+    Process server = writing("exec sleep 30");
+    tail.follow(server);
+
+    List<Thread> readers = new ArrayList<>();
+    for (Thread thread : Thread.getAllStackTraces().keySet()) {
+      if (thread.getName().equals("notes-mcp server stderr")) {
+        readers.add(thread);
+      }
+    }
+    assertThat(readers).isNotEmpty().allMatch(Thread::isDaemon);
     server.destroyForcibly().waitFor();
   }
 }

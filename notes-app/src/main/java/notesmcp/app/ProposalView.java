@@ -53,10 +53,19 @@ public final class ProposalView {
       return "(the client gave no name)";
     }
     return "\""
-        + VisibleText.render(requester.name())
+        + quoted(requester.name())
         + "\" version \""
-        + VisibleText.render(requester.version())
+        + quoted(requester.version())
         + "\" (self-reported by the MCP client, unverified)";
+  }
+
+  /**
+   * Text shown between quotes: a quote inside is written {@code \\x22} (a documented escape), or
+   * the name {@code a" version "b} with version {@code c} would read as the name {@code a} with
+   * version {@code b" version "c}. The rendering holds no quote of its own to confuse with it.
+   */
+  private static String quoted(String text) {
+    return VisibleText.render(text).replace("\"", "\\x22");
   }
 
   /** The content, each line behind a gutter, so no line of it can pass for review output. */

@@ -120,6 +120,27 @@ class ClientIT {
     assertThat(run.json().at("/content/0/text").asString()).startsWith("duplicate argument");
   }
 
+  /**
+   * An escaped unpaired surrogate in -args is JSON the server must see and refuse (content that is
+   * not valid Unicode). The client wrote its compacted text as a raw value, which a UTF-8 line
+   * cannot hold: it failed with "StreamWriteException: Incomplete surrogate pair" and exit 4 (found
+   * by LineCodecFuzzTest). The codec now writes such a character as its escape.
+   */
+  @Test
+  void anEscapedUnpairedSurrogateInArgsReachesTheServerAsItsEscape() throws Exception {
+    Run run =
+        run(
+            "-root",
+            root.toString(),
+            "-tool",
+            "propose_note",
+            "-args",
+            "{\"path\":\"draft.txt\",\"content\":\"a\\ud800\"}");
+    assertThat(run.exit()).as(run.toString()).isEqualTo(1);
+    assertThat(run.json().path("isError").asBoolean()).isTrue();
+    assertThat(run.json().at("/content/0/text").asString()).contains("unpaired surrogate \\ud800");
+  }
+
   @Test
   void anUnknownToolIsAProtocolError() throws Exception {
     Run run = run("-root", root.toString(), "-tool", "save_note", "-args", "{}");

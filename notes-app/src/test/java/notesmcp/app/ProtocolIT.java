@@ -73,6 +73,49 @@ class ProtocolIT {
   }
 
   /**
+   * Messages are UTF-8 (RFC 8259 §8.1, MCP's stdio transport). Jackson guesses UTF-16 and UTF-32
+   * from a byte-order mark or the zero bytes of the first characters: a tools/call line in UTF-16
+   * got no reply at all (the codec failed on the byte offsets of its raw arguments and the line was
+   * dropped), and a tools/list line in UTF-16 was answered as if it were UTF-8 (fuzzing, phase 2).
+   * Both are parse errors now, and serving goes on.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"UTF-16BE", "UTF-16LE", "UTF-16", "UTF-32BE", "UTF-32LE"})
+  void aLineInUtf16OrUtf32IsAParseErrorAndServingGoesOn(String encoding) {
+    java.nio.charset.Charset charset = java.nio.charset.Charset.forName(encoding);
+    for (String line :
+        new String[] {
+          "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
+              + "\"read_note\",\"arguments\":{\"path\":\"notes.txt\"}}}",
+          "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{}}"
+        }) {
+      byte[] bytes = line.getBytes(charset);
+      for (byte b : bytes) {
+        assertThat(b).as("no line feed byte in the encoded line").isNotEqualTo((byte) '\n');
+      }
+      server.sendBytes(bytes);
+      server.sendBytes(new byte[] {'\n'});
+      JsonNode reply = server.responseWithoutId();
+      assertThat(code(reply)).isEqualTo(-32700);
+      assertThat(reply.at("/error/message").asString()).contains("not UTF-8");
+    }
+  }
+
+  /**
+   * "If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid
+   * Request), it MUST be Null" (JSON-RPC 2.0, 5): a request with two different ids is refused
+   * without an id; it was answered with the last one (fuzzing, phase 2).
+   */
+  @Test
+  void twoDifferentIdsAreAnInvalidRequestWithoutId() {
+    server.send("{\"jsonrpc\":\"2.0\",\"id\":7,\"id\":8,\"method\":\"tools/list\"}");
+    JsonNode reply = server.responseWithoutId();
+    assertThat(code(reply)).isEqualTo(-32600);
+    assertThat(reply.at("/error/message").asString())
+        .isEqualTo("Invalid Request: duplicate key \"id\"");
+  }
+
+  /**
    * Valid JSON that no Java number holds: this used to kill the thread reading stdin, and the
    * server never answered again (issue 8's class of hangs). Now it is a parse error like any other.
    */

@@ -11,6 +11,26 @@ import tools.jackson.core.JacksonException;
 final class JsonProblem {
   private JsonProblem() {}
 
+  /** Why {@link #isNotUtf8} refuses, in the words of a refusal. */
+  static final String NOT_UTF8 = "not UTF-8 (UTF-16 and UTF-32 are not read)";
+
+  /**
+   * Whether Jackson would read {@code bytes} as UTF-16 or UTF-32: it guesses them from a byte-order
+   * mark or the zero bytes of the first characters, where JSON files must be UTF-8 (RFC 8259 §8.1),
+   * and decodes malformed UTF-16 to U+FFFD. UTF-8 JSON holds no zero byte and no 0xFE or 0xFF byte,
+   * so the first four bytes, all that Jackson looks at, settle it. (Codec in the protocol module
+   * has the same check.)
+   */
+  static boolean isNotUtf8(byte[] bytes) {
+    for (int i = 0; i < bytes.length && i < 4; i++) {
+      int b = bytes[i] & 0xff;
+      if (b == 0 || b == 0xfe || b == 0xff) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   static String describe(JacksonException e) {
     String text = e.getOriginalMessage();
     if (text == null) {

@@ -61,6 +61,9 @@ public final class PolicyFile {
     List<String> proposable = values(defaults.proposable());
     int maxNoteBytes = defaults.maxNoteBytes();
     int maxCalls = defaults.maxCalls();
+    if (JsonProblem.isNotUtf8(bytes)) {
+      throw new Invalid(file, "not valid JSON: " + JsonProblem.NOT_UTF8);
+    }
     try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), bytes)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw new Invalid(file, "must hold one JSON object");

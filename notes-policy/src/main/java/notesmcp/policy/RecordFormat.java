@@ -129,6 +129,9 @@ final class RecordFormat {
   /** Decodes the record of proposal {@code id}, checking every field against the others. */
   static Proposal decode(String id, byte[] bytes) throws Damaged {
     Map<String, Object> fields = new HashMap<>();
+    if (JsonProblem.isNotUtf8(bytes)) {
+      throw new Damaged("is " + JsonProblem.NOT_UTF8);
+    }
     try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), bytes)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw new Damaged("is not a JSON object");

@@ -269,4 +269,54 @@ class ApprovalsTest {
           .toList();
     }
   }
+
+  /** The review lists pending proposals oldest first, whatever their ids; damaged records last. */
+  @Test
+  void pendingProposalsAreListedOldestFirstAndDamagedRecordsLast() throws Exception {
+    String newer = "00000000-0000-4000-8000-000000000001";
+    String older = "ffffffff-ffff-4fff-bfff-ffffffffffff";
+    String damaged = "00000000-0000-4000-8000-000000000000";
+    Requester requester = new Requester("test-client", "1.0");
+    folders.proposals.store(
+        new Proposal(
+            newer,
+            NoteName.configured("draft.txt"),
+            "b",
+            java.time.Instant.parse("2026-12-01T10:00:00Z"),
+            requester));
+    folders.proposals.store(
+        new Proposal(
+            older,
+            NoteName.configured("todo.txt"),
+            "a",
+            java.time.Instant.parse("2026-12-01T09:00:00Z"),
+            requester));
+    Files.writeString(folders.record(damaged), "not a record");
+
+    assertThat(folders.approvals().pending())
+        .extracting(Recorded::id)
+        .containsExactly(older, newer, damaged);
+  }
+
+  /** A decision's marker records which content was decided on, by its SHA-256. */
+  @Test
+  void aRejectionRecordsTheSha256OfWhatWasRejected() throws Exception {
+    String id = folders.propose("draft.txt", CONTENT);
+
+    folders.approvals().reject(id);
+
+    assertThat(Files.readString(folders.proposals.path().resolve(id + ".rejected")))
+        .contains("\"sha256\":\"" + sha256(CONTENT) + "\"");
+  }
+
+  /** What an interrupted write left in the proposals folder is cleared by the next review. */
+  @Test
+  void recoveryClearsTemporaryFilesThatAnInterruptedWriteLeft() throws Exception {
+    Path stale = folders.proposals.path().resolve(DurableFiles.TEMP_PREFIX + "123.json");
+    Files.writeString(stale, "half a rec");
+
+    assertThat(folders.approvals().recover()).isEmpty();
+
+    assertThat(stale).doesNotExist();
+  }
 }

@@ -57,4 +57,15 @@ class NoteNameTest {
     assertThatThrownBy(() -> NoteName.configured("x".repeat(length)))
         .hasMessageEndingWith("is longer than 255 characters");
   }
+
+  /** The allowed ranges hold exactly their ends: a-z, A-Z, 0-9, and not one character beyond. */
+  @Test
+  void theEndsOfEveryAllowedRangeAreAllowedAndTheirNeighboursAreNot() {
+    assertThat(NoteName.configured("az.AZ-09_").value()).isEqualTo("az.AZ-09_");
+    for (char outside : new char[] {'`', '{', '@', '[', '/', ':', ',', '^'}) {
+      assertThatThrownBy(() -> NoteName.configured("a" + outside))
+          .as("%s", outside)
+          .hasMessageEndingWith("may hold only ASCII letters, digits, '.', '-' and '_'");
+    }
+  }
 }

@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class PolicyFileTest {
   private static final String ALLOWED_CHARACTERS =
@@ -101,6 +103,40 @@ class PolicyFileTest {
         .isInstanceOf(PolicyFile.Invalid.class)
         .hasMessageStartingWith("policy file " + file + ": not valid JSON: ")
         .hasMessageContaining("maxCalls");
+  }
+
+  /**
+   * A policy file is UTF-8 JSON (RFC 8259 §8.1). Jackson guessed UTF-16 and UTF-32 from the zero
+   * bytes of the first characters and read such a file, and malformed UTF-16 became U+FFFD; the
+   * same fault as the codec's, found by LineCodecFuzzTest (phase 2).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"UTF-16BE", "UTF-16LE", "UTF-16", "UTF-32BE", "UTF-32LE"})
+  void aPolicyFileInUtf16OrUtf32IsInvalid(String encoding) throws IOException {
+    Path file = dir.resolve("policy.json");
+    Files.write(
+        file,
+        "{\"readable\":[\"notes.txt\"]}".getBytes(java.nio.charset.Charset.forName(encoding)));
+
+    assertThatThrownBy(() -> PolicyFile.load(file))
+        .isInstanceOf(PolicyFile.Invalid.class)
+        .hasMessage(
+            "policy file " + file + ": not valid JSON: not UTF-8 (UTF-16 and UTF-32 are not read)");
+  }
+
+  /** A policy file may be 64 KiB, not a byte more: it is read whole. */
+  @Test
+  void aFileOfExactly64KibIsReadAndOneByteMoreIsRefused() throws Exception {
+    String policy = "{\"maxCalls\":3}";
+    Path file = file(policy + " ".repeat(64 * 1024 - policy.length()));
+    assertThat(Files.size(file)).isEqualTo(64 * 1024);
+    assertThat(PolicyFile.load(file).maxCalls()).isEqualTo(3);
+
+    Files.writeString(file, " ", StandardOpenOption.APPEND);
+
+    assertThatThrownBy(() -> PolicyFile.load(file))
+        .isInstanceOf(PolicyFile.Invalid.class)
+        .hasMessage("policy file " + file + ": larger than 65536 bytes");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package notesmcp.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -32,5 +33,26 @@ class RecordFormatTest {
       assertThat(record[i] >= 0x20 && record[i] < 0x7f).as("byte %d of %s", i, text).isTrue();
     }
     assertThat(RecordFormat.decode(ID, record)).isEqualTo(proposal);
+  }
+
+  /**
+   * A record is written in ASCII and read as UTF-8; one in UTF-16 or UTF-32 (which Jackson would
+   * guess from its zero bytes and read) is damaged. The codec's fault, found by LineCodecFuzzTest.
+   */
+  @Test
+  void aRecordInUtf16OrUtf32IsDamaged() throws Exception {
+    Proposal proposal = new Proposal(ID, NoteName.configured("draft.txt"), "text", CREATED, null);
+    String record = new String(RecordFormat.encode(proposal), StandardCharsets.US_ASCII);
+    assertThat(RecordFormat.decode(ID, record.getBytes(StandardCharsets.UTF_8)))
+        .isEqualTo(proposal);
+
+    for (String encoding :
+        new String[] {"UTF-16BE", "UTF-16LE", "UTF-16", "UTF-32BE", "UTF-32LE"}) {
+      byte[] bytes = record.getBytes(java.nio.charset.Charset.forName(encoding));
+      assertThatThrownBy(() -> RecordFormat.decode(ID, bytes))
+          .as(encoding)
+          .isInstanceOf(RecordFormat.Damaged.class)
+          .hasMessage("is not UTF-8 (UTF-16 and UTF-32 are not read)");
+    }
   }
 }

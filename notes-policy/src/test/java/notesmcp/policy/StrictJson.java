@@ -1,5 +1,8 @@
 package notesmcp.policy;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
@@ -34,14 +37,32 @@ final class StrictJson {
     }
   }
 
-  /** As {@link #read(String)}, for UTF-8 bytes (malformed UTF-8 is not JSON). */
+  /**
+   * As {@link #read(String)}, for the bytes of a file: UTF-8 only (RFC 8259 §8.1; malformed UTF-8,
+   * UTF-16 and UTF-32 are not JSON here), a UTF-8 byte-order mark ignored ("MAY ignore"). Decoded
+   * here with the JDK's strict decoder, not by Jackson, which would guess other encodings.
+   */
   static JsonNode read(byte[] bytes) {
+    int start =
+        bytes.length >= 3
+                && (bytes[0] & 0xff) == 0xef
+                && (bytes[1] & 0xff) == 0xbb
+                && (bytes[2] & 0xff) == 0xbf
+            ? 3
+            : 0;
+    String text;
     try {
-      JsonNode node = MAPPER.readTree(bytes);
-      return node == null || node.isMissingNode() ? null : node;
-    } catch (JacksonException e) {
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(bytes, start, bytes.length - start))
+              .toString();
+    } catch (CharacterCodingException e) {
       return null;
     }
+    return read(text);
   }
 
   /** {@code value} as a JSON string literal, every non-ASCII and control character escaped. */
