@@ -430,7 +430,7 @@ class ServerTest {
     assertThat(byId.get("4").get("result")).isEqualTo(json("{}"));
     assertThat(log())
         .contains(
-            "notes-mcp: legacy client {\"name\":\"old\",\"version\":\"0\"} initialized;"
+            "notes-mcp: legacy client \"old\" \"0\" initialized;"
                 + " serving revision 2025-06-18\n");
   }
 
@@ -441,7 +441,9 @@ class ServerTest {
 
     assertThat(reply.at("/result/protocolVersion").stringValue()).isEqualTo("2025-11-25");
     assertThat(log())
-        .contains("notes-mcp: legacy client (unnamed) initialized; serving revision 2025-11-25\n");
+        .contains(
+            "notes-mcp: legacy client (no clientInfo with a string name and version) initialized;"
+                + " serving revision 2025-11-25\n");
   }
 
   @Test
