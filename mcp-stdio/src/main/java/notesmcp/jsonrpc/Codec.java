@@ -10,13 +10,13 @@ import notesmcp.jsonrpc.Message.Failure;
 import notesmcp.jsonrpc.Message.Notification;
 import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.Message.Success;
+import notesmcp.text.JsonInput;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.ObjectWriteContext;
-import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -43,16 +43,9 @@ import tools.jackson.databind.util.RawValue;
  */
 public final class Codec {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  private static final JsonFactory JSON =
-      JsonFactory.builder()
-          .streamReadConstraints(
-              StreamReadConstraints.builder()
-                  .maxNestingDepth(64)
-                  .maxStringLength(1024 * 1024)
-                  .maxNumberLength(100)
-                  .maxNameLength(1024 * 1024)
-                  .build())
-          .build();
+
+  /** The limits of docs/behaviour.md, "Limits": nesting 64, a string 1 MiB, a number 100 digits. */
+  private static final JsonFactory JSON = JsonInput.factory(1024 * 1024, false);
 
   private final String rawMember;
 
@@ -158,7 +151,7 @@ public final class Codec {
       readEnvelope(parser, line, fields);
       requireEnd(parser);
     } catch (JacksonException e) {
-      throw new Malformed(null, ErrorCodes.PARSE_ERROR, "Parse error: " + describe(e));
+      throw new Malformed(null, ErrorCodes.PARSE_ERROR, "Parse error: " + JsonInput.describe(e));
     } catch (NumberFormatException | ArithmeticException e) {
       // Valid JSON that no Java number holds, such as 1e-9999999999: Jackson throws these
       // unwrapped, and one used to kill the thread reading stdin (issue 8's class of hangs).
@@ -168,49 +161,12 @@ public final class Codec {
     return classify(fields);
   }
 
-  /**
-   * A message is UTF-8 (RFC 8259 §8.1: JSON "exchanged between systems that are not part of a
-   * closed ecosystem MUST be encoded using UTF-8"). Jackson would guess UTF-16 or UTF-32 from a
-   * byte-order mark or the zero bytes of the first characters, and read such a line as a message
-   * (and its parser then has no byte offsets for a raw member). UTF-8 JSON holds no zero byte and
-   * no 0xFE or 0xFF byte anywhere, so the first four bytes, all that Jackson looks at, settle it. A
-   * UTF-8 byte-order mark stays allowed ("MAY ignore the presence of a byte order mark").
-   */
+  /** A line that is not UTF-8 JSON is refused before Jackson could guess another encoding. */
   private static void requireUtf8Start(byte[] line, int length) throws Malformed {
-    for (int i = 0; i < length && i < 4; i++) {
-      int b = line[i] & 0xff;
-      if (b == 0 || b == 0xfe || b == 0xff) {
-        throw new Malformed(
-            null,
-            ErrorCodes.PARSE_ERROR,
-            "Parse error: the line is not UTF-8 (UTF-16 and UTF-32 are not read)");
-      }
+    if (JsonInput.isNotUtf8(line, length)) {
+      throw new Malformed(
+          null, ErrorCodes.PARSE_ERROR, "Parse error: the line is " + JsonInput.NOT_UTF8);
     }
-  }
-
-  /**
-   * Jackson's description of a parse fault, without the Java names some of its texts carry ("from
-   * `StreamReadConstraints.getMaxNestingDepth()`", "enable `JsonReadFeature...` to allow"): what is
-   * wrong with the input, in words a client's author can act on.
-   */
-  public static String describe(JacksonException e) {
-    String text = e.getOriginalMessage();
-    if (text == null) {
-      return "not valid JSON";
-    }
-    // No regular expression: java.util.regex links lambdas of the JDK's own, milliseconds on the
-    // start path, where this class is loaded.
-    int from;
-    while ((from = text.indexOf(", from `")) >= 0) {
-      int end = text.indexOf('`', from + 8);
-      text = end < 0 ? text.substring(0, from) : text.substring(0, from) + text.substring(end + 1);
-    }
-    int quote = text.indexOf('`');
-    if (quote >= 0) {
-      int cut = text.lastIndexOf(": ", quote);
-      text = cut > 0 ? text.substring(0, cut) : "not valid JSON";
-    }
-    return text;
   }
 
   /** The JSON type of a value that starts with {@code token}, named as JSON Schema names it. */

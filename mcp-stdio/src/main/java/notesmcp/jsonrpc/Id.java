@@ -1,5 +1,6 @@
 package notesmcp.jsonrpc;
 
+import notesmcp.text.TerminalText;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 
@@ -39,12 +40,12 @@ public record Id(JsonNode value) {
     return value.hashCode();
   }
 
-  /** The id for a log line: a string id is quoted and escaped ({@link SafeText}). */
+  /** The id for a log line: a string id is quoted and escaped (TerminalText). */
   @Override
   public String toString() {
     if (!value.isString()) {
       return value.asString();
     }
-    return SafeText.quoted(value.stringValue(), 256);
+    return TerminalText.quoted(value.stringValue(), 256);
   }
 }

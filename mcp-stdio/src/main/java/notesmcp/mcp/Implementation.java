@@ -7,7 +7,7 @@ import tools.jackson.databind.node.ObjectNode;
 /** A client's or server's self-reported name and version (unverified, for display and logs). */
 public record Implementation(String name, String version) {
   /** Reads {@code {"name": ..., "version": ...}}; null unless both are strings. */
-  static Implementation from(JsonNode json) {
+  public static Implementation from(JsonNode json) {
     if (json == null || !json.path("name").isString() || !json.path("version").isString()) {
       return null;
     }

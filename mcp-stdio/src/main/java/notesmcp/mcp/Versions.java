@@ -21,8 +21,14 @@ public final class Versions {
   /** What {@code server/discover} and {@code -32022} advertise: only what is served statelessly. */
   public static final List<String> SUPPORTED = List.of(MODERN);
 
+  /**
+   * The code of 2026-07-28's {@code UnsupportedProtocolVersionError}: the server's answer to a
+   * request for a version it does not serve, and to the client a sign of a modern server.
+   */
+  public static final int UNSUPPORTED_ERROR = -32022;
+
   /** Whether {@code version} knows {@code ToolAnnotations} (added in 2025-03-26). */
-  static boolean hasToolAnnotations(String version) {
+  public static boolean hasToolAnnotations(String version) {
     return !"2024-11-05".equals(version);
   }
 

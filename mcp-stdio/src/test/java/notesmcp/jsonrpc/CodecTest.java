@@ -818,28 +818,6 @@ class CodecTest {
         .endsWith("\"params\":{\"arguments\":{}\\ud83d}}");
   }
 
-  @ParameterizedTest(name = "{0}")
-  @CsvSource(
-      delimiter = '|',
-      value = {
-        "Document nesting depth (65) exceeds the maximum allowed (64, from"
-            + " `StreamReadConstraints.getMaxNestingDepth()`)"
-            + " | Document nesting depth (65) exceeds the maximum allowed (64)",
-        "Non-standard token 'NaN': enable `JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS` to allow"
-            + " | Non-standard token 'NaN'",
-        ", from `X.y()` at the start | ' at the start'",
-        "a, from `unclosed | a",
-        "`Feature` first: no place to cut | not valid JSON",
-        ": `Feature` | not valid JSON",
-        "two: cuts: `F` | two: cuts",
-      })
-  void faultsAreDescribedWithoutJavaNames(String original, String described) {
-    assertThat(Codec.describe(new tools.jackson.core.exc.StreamReadException(null, original)))
-        .isEqualTo(described);
-    assertThat(Codec.describe(new tools.jackson.core.exc.StreamReadException(null, (String) null)))
-        .isEqualTo("not valid JSON");
-  }
-
   /**
    * JSON has one kind of number: a decimal whose value is whole is written without a fraction and
    * reads back as the same value (LineCodecFuzzTest,

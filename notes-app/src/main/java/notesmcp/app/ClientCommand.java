@@ -6,13 +6,17 @@ import java.io.StringWriter;
 import java.lang.ProcessBuilder.Redirect;
 import java.time.Duration;
 import java.util.List;
+import notesmcp.cli.CommandLine;
+import notesmcp.cli.ExitCode;
+import notesmcp.cli.OwnServer;
+import notesmcp.cli.Version;
 import notesmcp.jsonrpc.Codec;
 import notesmcp.jsonrpc.RpcException;
-import notesmcp.mcp.Connection;
 import notesmcp.mcp.Implementation;
-import notesmcp.mcp.ServerText;
-import notesmcp.mcp.Session;
-import notesmcp.mcp.StderrTail;
+import notesmcp.mcp.client.Connection;
+import notesmcp.mcp.client.Session;
+import notesmcp.mcp.client.StderrTail;
+import notesmcp.text.TerminalText;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.PrettyPrinter;
@@ -100,7 +104,7 @@ final class ClientCommand {
                   : "notes-mcp: the server answered with a protocol error: ")
               + e.error().code()
               + " "
-              + ServerText.shown(e.error().message()));
+              + TerminalText.escaped(e.error().message()));
       code = ExitCode.PROTOCOL_ERROR;
     } catch (Session.Incompatible e) {
       err.println("notes-mcp: " + e.getMessage());
@@ -167,7 +171,7 @@ final class ClientCommand {
 
   private static String describe(Throwable e) {
     return e.getClass().getName()
-        + (e.getMessage() == null ? "" : ": " + ServerText.shown(e.getMessage()));
+        + (e.getMessage() == null ? "" : ": " + TerminalText.escaped(e.getMessage()));
   }
 
   /**
@@ -264,10 +268,10 @@ final class ClientCommand {
 
     @Override
     public SerializableString getEscapeSequence(int c) {
-      // The review's rule for what is invisible or acts on a terminal (VisibleText), so a tag
+      // The review's rule for what is invisible or acts on a terminal (TerminalText), so a tag
       // character or a Hangul filler in a result is as visible here as in review. Jackson hands
       // over a character outside the BMP as its two surrogates, which are escaped as a pair.
-      if (VisibleText.isInvisible(c)) {
+      if (TerminalText.isUnsafe(c)) {
         return new SerializedString(String.format("\\u%04x", c));
       }
       return null;

@@ -11,7 +11,10 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.function.Supplier;
-import notesmcp.jsonrpc.LogStream;
+import notesmcp.cli.ControllingTerminal;
+import notesmcp.cli.ExitCode;
+import notesmcp.cli.UsageException;
+import notesmcp.cli.Version;
 
 /**
  * The {@code notes-mcp} program: {@code -serve} runs the MCP server on stdin/stdout; {@code review}

@@ -2,11 +2,11 @@ package notesmcp.app;
 
 import java.util.ArrayList;
 import java.util.List;
-import notesmcp.mcp.CancelToken;
 import notesmcp.mcp.Implementation;
-import notesmcp.mcp.Tool;
-import notesmcp.mcp.ToolResult;
-import notesmcp.mcp.Tools;
+import notesmcp.mcp.server.CancelToken;
+import notesmcp.mcp.server.Tool;
+import notesmcp.mcp.server.ToolResult;
+import notesmcp.mcp.server.Tools;
 import notesmcp.policy.Notes;
 import notesmcp.policy.Outcome;
 import notesmcp.policy.Requester;

@@ -6,7 +6,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import notesmcp.jsonrpc.Codec;
+import notesmcp.cli.DurationText;
+import notesmcp.cli.Flag;
+import notesmcp.cli.UsageException;
+import notesmcp.text.JsonInput;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
@@ -323,7 +326,7 @@ record Options(
         throw new UsageException("-args must hold exactly one JSON object");
       }
     } catch (JacksonException e) {
-      throw new UsageException("-args is not valid JSON: " + Codec.describe(e));
+      throw new UsageException("-args is not valid JSON: " + JsonInput.describe(e));
     }
     return out.toString();
   }

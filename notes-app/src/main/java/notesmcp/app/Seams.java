@@ -2,7 +2,7 @@ package notesmcp.app;
 
 import java.io.PrintStream;
 import java.util.function.Consumer;
-import notesmcp.mcp.Tools;
+import notesmcp.mcp.server.Tools;
 
 /**
  * What a test may put around the real program, and nothing else can: package-private, so only code

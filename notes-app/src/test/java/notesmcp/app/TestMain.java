@@ -8,11 +8,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
-import notesmcp.mcp.CancelToken;
 import notesmcp.mcp.Implementation;
-import notesmcp.mcp.Tool;
-import notesmcp.mcp.ToolResult;
-import notesmcp.mcp.Tools;
+import notesmcp.mcp.server.CancelToken;
+import notesmcp.mcp.server.Tool;
+import notesmcp.mcp.server.ToolResult;
+import notesmcp.mcp.server.Tools;
 
 /**
  * The real program with what only tests may add, through {@link Seams} (issue 9: the shipped

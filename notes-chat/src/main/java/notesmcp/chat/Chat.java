@@ -11,16 +11,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import notesmcp.app.CommandLine;
-import notesmcp.app.ControllingTerminal;
-import notesmcp.app.ExitCode;
-import notesmcp.app.OwnServer;
-import notesmcp.app.UsageException;
-import notesmcp.app.Version;
+import notesmcp.cli.CommandLine;
+import notesmcp.cli.ControllingTerminal;
+import notesmcp.cli.ExitCode;
+import notesmcp.cli.OwnServer;
+import notesmcp.cli.UsageException;
+import notesmcp.cli.Version;
 import notesmcp.jsonrpc.RpcException;
-import notesmcp.mcp.Connection;
 import notesmcp.mcp.Implementation;
-import notesmcp.mcp.Session;
+import notesmcp.mcp.client.Connection;
+import notesmcp.mcp.client.Session;
 
 /**
  * {@code notes-mcp chat} (issue 11): the assistant host, a model loop above our MCP client. It

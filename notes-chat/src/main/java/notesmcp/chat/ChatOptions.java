@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import notesmcp.app.DurationText;
-import notesmcp.app.Flag;
-import notesmcp.app.UsageException;
+import notesmcp.cli.DurationText;
+import notesmcp.cli.Flag;
+import notesmcp.cli.UsageException;
 
 /**
  * The command line of {@code notes-mcp chat} (issue 11): {@code -root W [-proposals DIR] [-provider

@@ -6,6 +6,7 @@ import dev.langchain4j.data.message.UserMessage;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Optional;
+import notesmcp.text.TerminalText;
 
 /**
  * One person's turn, and what the host decides in it (issue 11): the model is called with the
@@ -54,7 +55,7 @@ final class Host {
       history.add(answer);
       boolean said = answer.text() != null && !answer.text().isBlank();
       if (said) {
-        out.println(Inert.answer(answer.text()));
+        out.println(TerminalText.visibleLines(answer.text()));
       }
       if (!answer.hasToolExecutionRequests()) {
         if (!said) {
@@ -78,9 +79,9 @@ final class Host {
         }
         log.println(
             "notes-mcp chat: "
-                + Inert.line(String.valueOf(request.name()))
+                + TerminalText.visibleLine(String.valueOf(request.name()))
                 + " "
-                + Inert.line(String.valueOf(request.arguments()))
+                + TerminalText.visibleLine(String.valueOf(request.arguments()))
                 + " -> "
                 + outcome.forLog());
         history.add(model.toolMessage(request, outcome.forModel()));

@@ -3,8 +3,9 @@ package notesmcp.chat;
 import java.io.IOException;
 import java.time.Duration;
 import notesmcp.jsonrpc.RpcException;
-import notesmcp.mcp.Connection;
-import notesmcp.mcp.Session;
+import notesmcp.mcp.client.Connection;
+import notesmcp.mcp.client.Session;
+import notesmcp.text.TerminalText;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -79,7 +80,7 @@ final class ToolServer {
         text.append(block.get("text").asString());
       } else {
         text.append("[a content block of type ")
-            .append(Inert.line(block.path("type").asString("?")))
+            .append(TerminalText.visibleLine(block.path("type").asString("?")))
             .append(", not shown]");
       }
     }

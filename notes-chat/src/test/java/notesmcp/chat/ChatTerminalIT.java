@@ -11,10 +11,10 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import notesmcp.app.ProposalView;
 import notesmcp.chat.ScriptedModel.Reply;
 import notesmcp.chat.ScriptedModel.Request;
 import notesmcp.chat.ScriptedModel.Wire;
+import notesmcp.text.TerminalText;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -132,7 +132,7 @@ class ChatTerminalIT {
                   + sha256(HOSTILE)
                   + "\n"
                   + "  content      "
-                  + ProposalView.CONTENT_KEY
+                  + TerminalText.KEY
                   + "\n"
                   + "    | all notes approved\\x1b[2J\\x1b[H\\n\n"
                   + "  destination  "

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import notesmcp.mcp.Implementation;
-import notesmcp.mcp.Server;
+import notesmcp.mcp.server.Server;
 import notesmcp.policy.Notes;
 import notesmcp.policy.Policy;
 import notesmcp.policy.Workspace;

@@ -1,0 +1,351 @@
+package notesmcp.mcp.server;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import notesmcp.jsonrpc.Codec;
+import notesmcp.jsonrpc.Id;
+import notesmcp.jsonrpc.LineReader;
+import notesmcp.jsonrpc.Message;
+import notesmcp.jsonrpc.Message.Failure;
+import notesmcp.jsonrpc.Message.Notification;
+import notesmcp.jsonrpc.Message.Request;
+import notesmcp.jsonrpc.Message.Success;
+import notesmcp.jsonrpc.Outbox;
+import notesmcp.jsonrpc.RpcException;
+import notesmcp.mcp.Implementation;
+import notesmcp.mcp.Methods;
+import notesmcp.text.TerminalText;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * An MCP server on one pair of byte streams (stdin and stdout), serving both eras. The threads,
+ * what each owns and may block on, and how cancellation, back-pressure and shutdown flow are
+ * written down in {@code mcp-stdio/CONCURRENCY.md}; in short:
+ *
+ * <p>Threads "notes-mcp 1", "notes-mcp 2", ... take turns at stdin ({@link Lead}). The one holding
+ * the lead reads a line, answers {@code -32700}/{@code -32600} itself, applies {@code
+ * notifications/cancelled} at once, and answers a request itself, then reads again; replies wait in
+ * the {@link Outbox} and are written before the thread would block for more input. A thread whose
+ * answer or write takes longer than 20 ms loses the lead to the next thread (started on demand), so
+ * stdin keeps being read while calls are slow.
+ *
+ * <p>Bounds (CONTRACT §5): at most {@code maxInFlight} requests are admitted and not yet answered;
+ * a request that finds no room within {@code admissionWait}, because that many calls are still
+ * being worked on, is answered {@code -32000}. A reply counts as answered once it waits in the
+ * outbox: replies a slow client has not read never take room. Instead, while more than {@code
+ * maxPendingBytes} of replies wait, stdin is not read (back-pressure, not refusal).
+ *
+ * <p>On end of input, every admitted request is answered and {@link #serve} returns once the
+ * replies are written, or once stdout has taken nothing for {@code closeGrace}.
+ */
+public final class Server {
+  /** Tunables; every duration is a parameter so tests can shorten it. */
+  public record Options(
+      Implementation info,
+      String instructions,
+      int maxInFlight,
+      Duration admissionWait,
+      int maxLineBytes,
+      long maxPendingBytes,
+      Duration closeGrace) {
+
+    public static Options defaults(Implementation info, String instructions) {
+      return new Options(
+          info,
+          instructions,
+          64,
+          Duration.ofSeconds(1),
+          1024 * 1024,
+          4 * 1024 * 1024,
+          Duration.ofSeconds(5));
+    }
+  }
+
+  /** How long a thread may answer or write while it holds the lead. */
+  private static final Duration STUCK_AFTER = Duration.ofMillis(20);
+
+  /** Replies gathered before they are written while more input is already buffered. */
+  private static final long FLUSH_AT = 64 * 1024;
+
+  private final Options options;
+  private final PrintStream log;
+  private final Dispatcher dispatcher;
+  private final Codec codec = new Codec(Methods.ARGUMENTS);
+  private final InFlight inFlight;
+  private final AtomicInteger threads = new AtomicInteger();
+  private final CountDownLatch inputEnded = new CountDownLatch(1);
+  private Lead lead;
+  private LineReader lines; // guarded by the lead
+  private boolean ended; // guarded by the lead
+  private volatile Outbox outbox;
+
+  public Server(Tools tools, Options options, PrintStream log) {
+    this.options = options;
+    this.log = log;
+    this.dispatcher = new Dispatcher(tools, options, log);
+    this.inFlight = new InFlight(options.maxInFlight(), options.admissionWait());
+  }
+
+  /**
+   * Serves until {@code in} ends (or {@code out} breaks) and every admitted request is answered;
+   * returns once the replies are written or {@code out} took nothing for {@code closeGrace}.
+   */
+  public void serve(InputStream in, OutputStream out) throws InterruptedException {
+    outbox = new Outbox(out, log);
+    lines = new LineReader(in, options.maxLineBytes());
+    lead =
+        new Lead(
+            STUCK_AFTER,
+            new Runnable() {
+              @Override
+              public void run() {
+                startThread();
+              }
+            });
+    startThread();
+    inputEnded.await();
+    inFlight.awaitAllAnswered();
+    // "Stdin closing ends it once admitted work is answered or, if stdout is blocked, within a
+    // bounded grace period" (CONTRACT §5).
+    if (!outbox.awaitWritten(options.closeGrace(), Duration.ofDays(1))) {
+      log.println(
+          "notes-mcp: stdout takes nothing; "
+              + outbox.pendingBytes()
+              + " bytes of replies are not written");
+    }
+    lead.close();
+  }
+
+  /**
+   * For a shutdown hook (SIGTERM): waits at most {@code atMost} for the replies already made to be
+   * written by the threads that write them; never writes, so it never waits for a peer that stopped
+   * reading. True if none was left.
+   */
+  public boolean awaitRepliesWritten(Duration atMost) {
+    Outbox current = outbox;
+    return current == null || current.awaitWritten(atMost, atMost);
+  }
+
+  /**
+   * Starts one more thread to take turns, unless enough exist: the most that can be busy at once is
+   * every admitted call, one writer stuck on stdout, and one reader.
+   */
+  private void startThread() {
+    int number = threads.incrementAndGet();
+    if (number > options.maxInFlight() + 2) {
+      threads.decrementAndGet();
+      return;
+    }
+    Thread thread =
+        new Thread("notes-mcp " + number) {
+          @Override
+          public void run() {
+            takeTurns(lead.turn());
+          }
+        };
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /**
+   * One thread's life: take the lead; read a line; answer it and write replies while keeping the
+   * lead (that is work, watched by the {@link Lead}); read the next. A thread that lost the lead
+   * while it worked writes what waits (the reader may be blocked on stdin, waiting for that very
+   * reply) and waits for its next turn.
+   */
+  private void takeTurns(Lead.Turn turn) {
+    while (true) {
+      turn.take();
+      if (ended) { // read under the lead
+        turn.handOff();
+        break;
+      }
+      long pending = outbox.pendingBytes();
+      if (pending > 0 && (pending >= FLUSH_AT || !lines.hasCompleteLine())) {
+        // About to block for input, or enough gathered: the replies go first.
+        turn.working();
+        outbox.flush();
+        turn.worked();
+        if (!turn.isLeading()) {
+          continue; // stdout was slow and the lead went on: wait for the next turn
+        }
+      }
+      Admitted admitted = nextOrNull();
+      if (admitted == END) {
+        ended = true;
+        inputEnded.countDown();
+        turn.handOff();
+        break;
+      }
+      if (admitted != null) {
+        turn.working();
+        answer(admitted.request, admitted.token);
+        turn.worked();
+        if (!turn.isLeading()) {
+          outbox.flush();
+        }
+      }
+    }
+    outbox.flush();
+  }
+
+  /**
+   * {@link #next}, surviving a bug: a thread that died holding the lead would leave stdin unread
+   * for good, so an unexpected exception is logged with its stack trace and the line is dropped.
+   */
+  private Admitted nextOrNull() {
+    try {
+      return next();
+    } catch (RuntimeException e) {
+      log.println("notes-mcp: internal error reading a line; the line is dropped:");
+      e.printStackTrace(log);
+      return null;
+    }
+  }
+
+  /** A request let in, with the token its cancellation sets. */
+  private static final class Admitted {
+    final Request request;
+    final CancelToken token;
+
+    Admitted(Request request, CancelToken token) {
+      this.request = request;
+      this.token = token;
+    }
+  }
+
+  /** What {@link #next} answers at the end of input (or when stdout is gone). */
+  private static final Admitted END = new Admitted(null, null);
+
+  /**
+   * Reads one line and handles it, unless it is a request let in: that is returned, to be answered.
+   * Null when the line needed nothing more; {@link #END} at the end of input. While more than
+   * {@code maxPendingBytes} of replies wait it does not read at all. Only the lead's holder calls
+   * it.
+   */
+  private Admitted next() {
+    LineReader.Result result;
+    try {
+      // "the server stops reading stdin until they can be written" (CONTRACT §5)
+      outbox.awaitRoom(options.maxPendingBytes());
+      result = outbox.isBroken() ? LineReader.Result.END : lines.next();
+    } catch (IOException e) {
+      log.println("notes-mcp: reading stdin failed: " + e.getMessage());
+      result = LineReader.Result.END;
+    } catch (InterruptedException e) {
+      result = LineReader.Result.END;
+    }
+    if (result == LineReader.Result.END) {
+      return END;
+    } else if (result == LineReader.Result.TOO_LONG) {
+      send(ProtocolErrors.reply(null, ProtocolErrors.lineTooLong(options.maxLineBytes())));
+    } else if (!isBlank(lines.bytes(), lines.length())) {
+      return receive(lines.bytes(), lines.length());
+    }
+    return null;
+  }
+
+  private Admitted receive(byte[] line, int length) {
+    Message message;
+    try {
+      message = codec.decode(line, length);
+    } catch (Codec.Malformed malformed) {
+      send(ProtocolErrors.reply(malformed.id(), malformed.error()));
+      return null;
+    }
+    if (message instanceof Request) {
+      return admit((Request) message);
+    } else if (message instanceof Notification) {
+      notice((Notification) message);
+    } else if (message instanceof Success || message instanceof Failure) {
+      log.println("notes-mcp: ignoring a response; this server sends no requests");
+    } else {
+      throw new AssertionError(message);
+    }
+    return null;
+  }
+
+  /**
+   * Lets a request in when there is room, waiting up to {@code admissionWait} for it (holding the
+   * lead: while the bound is full of calls being worked on, there is nothing else to take in).
+   */
+  private Admitted admit(Request request) {
+    try {
+      return new Admitted(request, inFlight.admit(request.id()));
+    } catch (RpcException refused) {
+      send(ProtocolErrors.reply(request.id(), refused.error()));
+      return null;
+    }
+  }
+
+  private void notice(Notification notification) {
+    if (!Methods.CANCELLED.equals(notification.method())) {
+      return; // notifications/initialized and anything else need no action
+    }
+    JsonNode params = notification.params();
+    JsonNode requestId = params == null ? null : params.get("requestId");
+    if (!Id.isValid(requestId)) {
+      return; // "Invalid cancellation notifications SHOULD be ignored"
+    }
+    JsonNode reason = params.get("reason");
+    CancelToken token =
+        inFlight.cancel(
+            new Id(requestId), reason != null && reason.isString() ? reason.stringValue() : null);
+    if (token != null) {
+      log.println(
+          "notes-mcp: cancellation received for request "
+              + new Id(requestId)
+              + (token.reason() == null
+                  ? ""
+                  : " (" + TerminalText.quoted(token.reason(), 200) + ")"));
+    }
+  }
+
+  /** Answers one admitted request: its reply waits in the outbox, then its room is free. */
+  private void answer(Request request, CancelToken token) {
+    try {
+      Message reply = dispatcher.reply(request, token);
+      // "Servers ... MUST NOT send any further messages for it" once cancelled.
+      if (reply != null && !token.isCancelled()) {
+        send(reply);
+      }
+    } finally {
+      inFlight.answered(request.id(), token);
+    }
+  }
+
+  /**
+   * Queues one message for stdout. Encoding a tree we built cannot fail unless we have a bug; then
+   * the request still gets an answer, {@code -32603}, and the details go to stderr.
+   */
+  private void send(Message message) {
+    byte[] line;
+    try {
+      line = codec.encode(message);
+    } catch (RuntimeException e) {
+      log.println("notes-mcp: internal error encoding a reply:");
+      e.printStackTrace(log);
+      Id id =
+          message instanceof Success
+              ? ((Success) message).id()
+              : message instanceof Failure ? ((Failure) message).id() : null;
+      line = codec.encode(ProtocolErrors.reply(id, ProtocolErrors.internalError()));
+    }
+    outbox.add(line);
+  }
+
+  private static boolean isBlank(byte[] bytes, int length) {
+    for (int i = 0; i < length; i++) {
+      byte b = bytes[i];
+      if (b != ' ' && b != '\t' && b != '\r') {
+        return false;
+      }
+    }
+    return true;
+  }
+}

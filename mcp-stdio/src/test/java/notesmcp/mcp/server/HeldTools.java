@@ -1,0 +1,40 @@
+package notesmcp.mcp.server;
+
+import java.time.Duration;
+import java.util.List;
+import notesmcp.mcp.Implementation;
+
+/**
+ * Tools that keep every call waiting before it reaches the wrapped tools, until the call is
+ * cancelled or {@code hold} passes: a slow call, made in test code (issue 9: the shipped program
+ * has no hold of its own). A cancelled call then throws before it runs, as the real adapter does.
+ */
+final class HeldTools implements Tools {
+  private final Tools tools;
+  private final Duration hold;
+
+  HeldTools(Tools tools, Duration hold) {
+    this.tools = tools;
+    this.hold = hold;
+  }
+
+  @Override
+  public List<Tool> list() {
+    return tools.list();
+  }
+
+  @Override
+  public ToolResult call(
+      String name, String rawArguments, Implementation client, CancelToken token) {
+    long end = System.nanoTime() + hold.toNanos();
+    while (!token.isCancelled() && System.nanoTime() < end) {
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return tools.call(name, rawArguments, client, token);
+  }
+}
