@@ -12,7 +12,7 @@ import notesmcp.cli.OwnServer;
 import notesmcp.cli.Version;
 import notesmcp.jsonrpc.Codec;
 import notesmcp.jsonrpc.RpcException;
-import notesmcp.mcp.Implementation;
+import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.mcp.client.Connection;
 import notesmcp.mcp.client.Session;
 import notesmcp.mcp.client.StderrTail;

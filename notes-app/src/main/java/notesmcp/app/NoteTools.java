@@ -2,11 +2,10 @@ package notesmcp.app;
 
 import java.util.ArrayList;
 import java.util.List;
-import notesmcp.mcp.Implementation;
-import notesmcp.mcp.server.CancelToken;
-import notesmcp.mcp.server.Tool;
-import notesmcp.mcp.server.ToolResult;
+import java.util.function.BooleanSupplier;
+import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.mcp.server.Tools;
+import notesmcp.mcp.server.Tools.Tool;
 import notesmcp.policy.Notes;
 import notesmcp.policy.Outcome;
 import notesmcp.policy.Requester;
@@ -61,10 +60,10 @@ final class NoteTools implements Tools {
   }
 
   @Override
-  public ToolResult call(
-      String name, String rawArguments, Implementation client, CancelToken token) {
+  public Tools.Result call(
+      String name, String rawArguments, Implementation client, BooleanSupplier cancelled) {
     Requester requester = client == null ? null : new Requester(client.name(), client.version());
-    Outcome outcome = notes.execute(name, rawArguments, requester, token);
-    return new ToolResult(outcome.text(), outcome instanceof Outcome.Refusal);
+    Outcome outcome = notes.execute(name, rawArguments, requester, cancelled);
+    return new Tools.Result(outcome.text(), outcome instanceof Outcome.Refusal);
   }
 }

@@ -9,8 +9,8 @@ import java.time.Clock;
 import java.time.Duration;
 import notesmcp.cli.ExitCode;
 import notesmcp.cli.Version;
-import notesmcp.mcp.Implementation;
-import notesmcp.mcp.Versions;
+import notesmcp.mcp.Protocol;
+import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.mcp.server.Server;
 import notesmcp.policy.FileProblem;
 import notesmcp.policy.Notes;
@@ -81,9 +81,9 @@ final class ServeCommand {
             + ": serving "
             + workspace.root()
             + " on stdio (MCP "
-            + Versions.MODERN
+            + Protocol.MODERN
             + "; "
-            + String.join(", ", Versions.LEGACY)
+            + String.join(", ", Protocol.LEGACY)
             + " after initialize);"
             + " readable "
             + policy.readable()

@@ -7,12 +7,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import notesmcp.mcp.Implementation;
-import notesmcp.mcp.server.CancelToken;
-import notesmcp.mcp.server.Tool;
-import notesmcp.mcp.server.ToolResult;
+import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.mcp.server.Tools;
+import notesmcp.mcp.server.Tools.Tool;
 
 /**
  * The real program with what only tests may add, through {@link Seams} (issue 9: the shipped
@@ -149,10 +148,10 @@ final class TestMain {
     }
 
     @Override
-    public ToolResult call(
-        String name, String rawArguments, Implementation client, CancelToken token) {
+    public Tools.Result call(
+        String name, String rawArguments, Implementation client, BooleanSupplier cancelled) {
       long end = System.nanoTime() + hold.toNanos();
-      while (!token.isCancelled() && System.nanoTime() < end) {
+      while (!cancelled.getAsBoolean() && System.nanoTime() < end) {
         try {
           Thread.sleep(1);
         } catch (InterruptedException e) {
@@ -160,7 +159,7 @@ final class TestMain {
           break;
         }
       }
-      return tools.call(name, rawArguments, client, token);
+      return tools.call(name, rawArguments, client, cancelled);
     }
   }
 }

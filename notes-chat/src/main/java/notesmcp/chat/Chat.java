@@ -18,7 +18,7 @@ import notesmcp.cli.OwnServer;
 import notesmcp.cli.UsageException;
 import notesmcp.cli.Version;
 import notesmcp.jsonrpc.RpcException;
-import notesmcp.mcp.Implementation;
+import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.mcp.client.Connection;
 import notesmcp.mcp.client.Session;
 

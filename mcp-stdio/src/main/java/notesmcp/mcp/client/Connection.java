@@ -11,14 +11,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import notesmcp.jsonrpc.Codec;
-import notesmcp.jsonrpc.Id;
 import notesmcp.jsonrpc.Message;
 import notesmcp.jsonrpc.Message.Failure;
+import notesmcp.jsonrpc.Message.Id;
 import notesmcp.jsonrpc.Message.Notification;
 import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.Message.Success;
 import notesmcp.jsonrpc.RpcException;
-import notesmcp.mcp.Methods;
+import notesmcp.mcp.Protocol;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -195,7 +195,7 @@ public final class Connection {
     ObjectNode params = NODES.objectNode();
     params.set("requestId", id.value());
     params.put("reason", reason);
-    input.offer(codec.encode(new Notification(Methods.CANCELLED, params)));
+    input.offer(codec.encode(new Notification(Protocol.CANCELLED, params)));
   }
 
   /** See {@link Receiver#stopAnsweringRequests}: called once the era is known to be modern. */

@@ -9,14 +9,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import notesmcp.jsonrpc.Codec;
 import notesmcp.jsonrpc.ErrorCodes;
-import notesmcp.jsonrpc.ErrorObject;
-import notesmcp.jsonrpc.Id;
 import notesmcp.jsonrpc.LineReader;
 import notesmcp.jsonrpc.Message;
+import notesmcp.jsonrpc.Message.ErrorObject;
 import notesmcp.jsonrpc.Message.Failure;
+import notesmcp.jsonrpc.Message.Id;
 import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.Message.Success;
-import notesmcp.mcp.Methods;
+import notesmcp.mcp.Protocol;
 import notesmcp.text.TerminalText;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -211,7 +211,7 @@ final class Receiver {
   private void refuse(Request request) {
     String method = request.method();
     Message reply =
-        Methods.PING.equals(method)
+        Protocol.PING.equals(method)
             ? new Success(request.id(), NODES.objectNode())
             : new Failure(
                 request.id(),

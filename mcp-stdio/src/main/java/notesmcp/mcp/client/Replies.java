@@ -3,7 +3,7 @@ package notesmcp.mcp.client;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import notesmcp.mcp.Methods;
+import notesmcp.mcp.Protocol;
 import notesmcp.text.TerminalText;
 import tools.jackson.databind.JsonNode;
 
@@ -50,14 +50,14 @@ final class Replies {
     JsonNode versions = discovered.get("supportedVersions");
     if (versions == null || !versions.isArray()) {
       throw malformed(
-          Methods.DISCOVER, "\"supportedVersions\" is " + kind(versions) + ", not an array");
+          Protocol.DISCOVER, "\"supportedVersions\" is " + kind(versions) + ", not an array");
     }
     List<String> offered = new ArrayList<>();
     for (int i = 0; i < versions.size(); i++) {
       JsonNode version = versions.get(i);
       if (!version.isString()) {
         throw malformed(
-            Methods.DISCOVER,
+            Protocol.DISCOVER,
             "\"supportedVersions\" item " + i + " is " + kind(version) + ", not a string");
       }
       offered.add(version.stringValue());
@@ -74,8 +74,8 @@ final class Replies {
     if (!meta.isObject()) {
       throw malformed(method, "\"_meta\" is " + kind(meta) + ", not an object");
     }
-    JsonNode info = meta.get(Methods.META_SERVER_INFO);
-    return info == null ? "(unnamed)" : implementation(method, Methods.META_SERVER_INFO, info);
+    JsonNode info = meta.get(Protocol.META_SERVER_INFO);
+    return info == null ? "(unnamed)" : implementation(method, Protocol.META_SERVER_INFO, info);
   }
 
   /** {@code InitializeResult}: a string {@code protocolVersion} and a {@code serverInfo}. */
@@ -83,14 +83,14 @@ final class Replies {
     JsonNode version = initialized.get("protocolVersion");
     if (version == null || !version.isString()) {
       throw malformed(
-          Methods.INITIALIZE, "\"protocolVersion\" is " + kind(version) + ", not a string");
+          Protocol.INITIALIZE, "\"protocolVersion\" is " + kind(version) + ", not a string");
     }
     return version.stringValue();
   }
 
   /** {@code InitializeResult.serverInfo}, required: an {@code Implementation}. */
   static String initializeServerInfo(JsonNode initialized) throws Session.Incompatible {
-    return implementation(Methods.INITIALIZE, "serverInfo", initialized.get("serverInfo"));
+    return implementation(Protocol.INITIALIZE, "serverInfo", initialized.get("serverInfo"));
   }
 
   /** {@code Implementation}: string {@code name} and {@code version}; shown as "name version". */
@@ -118,7 +118,7 @@ final class Replies {
    * cursor, or null on the last page.
    */
   static String toolsPage(JsonNode page) throws Session.Incompatible {
-    String method = Methods.TOOLS_LIST;
+    String method = Protocol.TOOLS_LIST;
     JsonNode tools = page.get("tools");
     if (tools == null || !tools.isArray()) {
       throw malformed(method, "\"tools\" is " + kind(tools) + ", not an array");
@@ -137,7 +137,7 @@ final class Replies {
   }
 
   private static void tool(int index, JsonNode tool) throws Session.Incompatible {
-    String method = Methods.TOOLS_LIST;
+    String method = Protocol.TOOLS_LIST;
     String where = "tool " + index;
     if (!tool.isObject()) {
       throw malformed(method, where + " is " + kind(tool) + ", not an object");
@@ -171,7 +171,7 @@ final class Replies {
    * when present. Returns {@code isError} ("if not set, this is assumed to be false").
    */
   static boolean callResult(JsonNode result) throws Session.Incompatible {
-    String method = Methods.TOOLS_CALL;
+    String method = Protocol.TOOLS_CALL;
     JsonNode content = result.get("content");
     if (content == null || !content.isArray()) {
       throw malformed(method, "\"content\" is " + kind(content) + ", not an array");
@@ -193,12 +193,12 @@ final class Replies {
   private static void contentBlock(int index, JsonNode block) throws Session.Incompatible {
     String where = "content item " + index;
     if (!block.isObject()) {
-      throw malformed(Methods.TOOLS_CALL, where + " is " + kind(block) + ", not an object");
+      throw malformed(Protocol.TOOLS_CALL, where + " is " + kind(block) + ", not an object");
     }
     JsonNode type = block.get("type");
     if (type == null || !type.isString()) {
       throw malformed(
-          Methods.TOOLS_CALL, where + " has a \"type\" that is " + kind(type) + ", not a string");
+          Protocol.TOOLS_CALL, where + " has a \"type\" that is " + kind(type) + ", not a string");
     }
     switch (type.stringValue()) {
       case "text" -> requireStrings(where, block, "text");
@@ -207,7 +207,7 @@ final class Replies {
       case "resource" -> embeddedResource(where, block.get("resource"));
       default ->
           throw malformed(
-              Methods.TOOLS_CALL,
+              Protocol.TOOLS_CALL,
               where + " has the unknown type \"" + TerminalText.escaped(type.stringValue()) + "\"");
     }
   }
@@ -216,13 +216,13 @@ final class Replies {
       throws Session.Incompatible {
     if (resource == null || !resource.isObject()) {
       throw malformed(
-          Methods.TOOLS_CALL,
+          Protocol.TOOLS_CALL,
           where + " has a \"resource\" that is " + kind(resource) + ", not an object");
     }
     requireStrings(where + "'s resource", resource, "uri");
     if (!resource.path("text").isString() && !resource.path("blob").isString()) {
       throw malformed(
-          Methods.TOOLS_CALL, where + "'s resource has neither a string \"text\" nor \"blob\"");
+          Protocol.TOOLS_CALL, where + "'s resource has neither a string \"text\" nor \"blob\"");
     }
   }
 
@@ -232,7 +232,7 @@ final class Replies {
       JsonNode value = object.get(member);
       if (value == null || !value.isString()) {
         throw malformed(
-            Methods.TOOLS_CALL,
+            Protocol.TOOLS_CALL,
             where + " has a \"" + member + "\" that is " + kind(value) + ", not a string");
       }
     }

@@ -7,9 +7,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import notesmcp.jsonrpc.RpcException;
-import notesmcp.mcp.Implementation;
-import notesmcp.mcp.Methods;
-import notesmcp.mcp.Versions;
+import notesmcp.mcp.Protocol;
+import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.text.TerminalText;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -39,7 +38,7 @@ public final class Session {
 
   /** Codes that only a modern server sends (spec 2026-07-28, basic, "Error Codes"). */
   private static final List<Integer> MODERN_ERRORS =
-      List.of(-32020, -32021, Versions.UNSUPPORTED_ERROR);
+      List.of(-32020, -32021, Protocol.UNSUPPORTED_VERSION_ERROR);
 
   /** The most each step of closing a server waits (stdin closed, then SIGTERM, then SIGKILL). */
   public static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
@@ -112,7 +111,7 @@ public final class Session {
       Duration probe = probeTimeout.compareTo(half) < 0 ? probeTimeout : half;
       try {
         JsonNode discovered =
-            request(connection, Methods.DISCOVER, modernParams(client, NODES.objectNode()), probe);
+            request(connection, Protocol.DISCOVER, modernParams(client, NODES.objectNode()), probe);
         session = modern(connection, discovered, client, deadline, log);
         return session;
       } catch (RpcException e) {
@@ -157,17 +156,17 @@ public final class Session {
       PrintStream log)
       throws Incompatible {
     List<String> offered = Replies.supportedVersions(discovered);
-    String server = Replies.resultServerInfo(Methods.DISCOVER, discovered);
-    if (!offered.contains(Versions.MODERN)) {
+    String server = Replies.resultServerInfo(Protocol.DISCOVER, discovered);
+    if (!offered.contains(Protocol.MODERN)) {
       throw new Incompatible(
           "the server supports "
               + TerminalText.escaped(offered.toString())
               + ", not "
-              + Versions.MODERN);
+              + Protocol.MODERN);
     }
     connection.stopAnsweringRequests();
-    log.println("notes-mcp: modern era, protocol " + Versions.MODERN + ", server " + server);
-    return new Session(connection, true, Versions.MODERN, client, deadline);
+    log.println("notes-mcp: modern era, protocol " + Protocol.MODERN + ", server " + server);
+    return new Session(connection, true, Protocol.MODERN, client, deadline);
   }
 
   private static Session legacy(
@@ -178,23 +177,23 @@ public final class Session {
       PrintStream log)
       throws IOException, RpcException, Incompatible {
     ObjectNode params = NODES.objectNode();
-    params.put("protocolVersion", Versions.LEGACY.get(0));
+    params.put("protocolVersion", Protocol.LEGACY.get(0));
     params.putObject("capabilities");
     params.set("clientInfo", client.toJson());
     long end = System.nanoTime() + Connection.nanos(left);
-    JsonNode result = request(connection, Methods.INITIALIZE, params, left);
+    JsonNode result = request(connection, Protocol.INITIALIZE, params, left);
     String version = Replies.protocolVersion(result);
-    if (!Versions.LEGACY.contains(version)) {
+    if (!Protocol.LEGACY.contains(version)) {
       throw new Incompatible(
           "the server answered initialize with protocol version \""
               + TerminalText.escaped(version)
               + "\"; this client speaks "
-              + Versions.MODERN
+              + Protocol.MODERN
               + " and "
-              + Versions.LEGACY);
+              + Protocol.LEGACY);
     }
     String server = Replies.initializeServerInfo(result);
-    connection.notify(Methods.INITIALIZED, null, left(end));
+    connection.notify(Protocol.INITIALIZED, null, left(end));
     log.println("notes-mcp: legacy era, protocol " + version + ", server " + server);
     return new Session(connection, false, version, client, deadline);
   }
@@ -203,7 +202,7 @@ public final class Session {
     JsonNode data = e.error().data();
     JsonNode supported = data == null || !data.isObject() ? null : data.get("supported");
     return "the server is modern but refused "
-        + Versions.MODERN
+        + Protocol.MODERN
         + ": "
         + TerminalText.escaped(e.error().message())
         + (supported == null
@@ -235,7 +234,7 @@ public final class Session {
       if (cursor != null) {
         params.put("cursor", cursor);
       }
-      JsonNode result = request(Methods.TOOLS_LIST, params, left(end));
+      JsonNode result = request(Protocol.TOOLS_LIST, params, left(end));
       cursor = Replies.toolsPage(result);
       tools.addAll((ArrayNode) result.get("tools"));
       if (cursor == null) {
@@ -267,7 +266,7 @@ public final class Session {
     if (rawArguments != null) {
       params.putRawValue("arguments", new RawValue(rawArguments));
     }
-    JsonNode result = request(Methods.TOOLS_CALL, params, within);
+    JsonNode result = request(Protocol.TOOLS_CALL, params, within);
     Replies.callResult(result);
     return result;
   }
@@ -299,7 +298,7 @@ public final class Session {
       throw new Incompatible(e.getMessage());
     }
     Replies.requireObject(method, result);
-    if (Methods.DISCOVER.equals(method)) {
+    if (Protocol.DISCOVER.equals(method)) {
       Replies.requireComplete(method, result);
     }
     return result;
@@ -307,9 +306,9 @@ public final class Session {
 
   private static ObjectNode modernParams(Implementation client, ObjectNode params) {
     ObjectNode meta = params.putObject("_meta");
-    meta.put(Methods.META_PROTOCOL_VERSION, Versions.MODERN);
-    meta.putObject(Methods.META_CLIENT_CAPABILITIES);
-    meta.set(Methods.META_CLIENT_INFO, client.toJson());
+    meta.put(Protocol.META_PROTOCOL_VERSION, Protocol.MODERN);
+    meta.putObject(Protocol.META_CLIENT_CAPABILITIES);
+    meta.set(Protocol.META_CLIENT_INFO, client.toJson());
     return params;
   }
 

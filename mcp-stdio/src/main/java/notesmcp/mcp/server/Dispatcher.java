@@ -4,14 +4,14 @@ import java.io.PrintStream;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 import notesmcp.jsonrpc.Message;
+import notesmcp.jsonrpc.Message.RawMember;
 import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.Message.Success;
-import notesmcp.jsonrpc.RawMember;
 import notesmcp.jsonrpc.RpcException;
-import notesmcp.mcp.Implementation;
-import notesmcp.mcp.Methods;
-import notesmcp.mcp.Versions;
+import notesmcp.mcp.Protocol;
+import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.text.TerminalText;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -39,26 +39,32 @@ import tools.jackson.databind.node.ObjectNode;
 final class Dispatcher {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final Set<String> MODERN_METHODS =
-      Set.of(Methods.DISCOVER, Methods.TOOLS_LIST, Methods.TOOLS_CALL);
+      Set.of(Protocol.DISCOVER, Protocol.TOOLS_LIST, Protocol.TOOLS_CALL);
   private static final Set<String> LEGACY_METHODS =
-      Set.of(Methods.INITIALIZE, Methods.PING, Methods.TOOLS_LIST, Methods.TOOLS_CALL);
+      Set.of(Protocol.INITIALIZE, Protocol.PING, Protocol.TOOLS_LIST, Protocol.TOOLS_CALL);
 
   /** How long a client may cache discovery and the tool list: the policy is fixed per process. */
   private static final long TTL_MS = 300_000;
 
   private final Tools tools;
   private final Set<String> toolNames = new HashSet<>();
-  private final Server.Options options;
+  private final Implementation info;
+  private final String instructions;
   private final PrintStream log;
   private volatile String legacyVersion;
   private volatile Implementation legacyClient;
 
-  Dispatcher(Tools tools, Server.Options options, PrintStream log) {
+  /**
+   * @param info the server's name and version, as every reply that carries them says
+   * @param instructions what discovery and {@code initialize} tell the client, or null
+   */
+  Dispatcher(Tools tools, Implementation info, String instructions, PrintStream log) {
     this.tools = tools;
-    for (Tool tool : tools.list()) {
+    for (Tools.Tool tool : tools.list()) {
       toolNames.add(tool.name());
     }
-    this.options = options;
+    this.info = info;
+    this.instructions = instructions;
     this.log = log;
   }
 
@@ -72,9 +78,9 @@ final class Dispatcher {
    * The reply to {@code request}: a {@link Success} or an error reply; null when the call was
    * cancelled before it ran (no reply is sent for a cancelled request).
    */
-  Message reply(Request request, CancelToken token) {
+  Message reply(Request request, BooleanSupplier cancelled) {
     try {
-      return new Success(request.id(), handle(request, token));
+      return new Success(request.id(), handle(request, cancelled));
     } catch (RpcException e) {
       return ProtocolErrors.reply(request.id(), e.error());
     } catch (CancellationException e) {
@@ -87,19 +93,19 @@ final class Dispatcher {
     }
   }
 
-  private JsonNode handle(Request request, CancelToken token) throws RpcException {
+  private JsonNode handle(Request request, BooleanSupplier cancelled) throws RpcException {
     Context context = context(request);
     JsonNode params = request.params();
     switch (request.method()) {
-      case Methods.DISCOVER:
+      case Protocol.DISCOVER:
         return complete(discover());
-      case Methods.TOOLS_LIST:
+      case Protocol.TOOLS_LIST:
         return finish(context, listTools(params, context));
-      case Methods.TOOLS_CALL:
-        return finish(context, callTool(request, context, token));
-      case Methods.INITIALIZE:
+      case Protocol.TOOLS_CALL:
+        return finish(context, callTool(request, context, cancelled));
+      case Protocol.INITIALIZE:
         return initialize(params);
-      case Methods.PING:
+      case Protocol.PING:
         return NODES.objectNode();
       default:
         throw new AssertionError(request.method());
@@ -109,16 +115,16 @@ final class Dispatcher {
   private Context context(Request request) throws RpcException {
     String method = request.method();
     JsonNode params = request.params();
-    if (RequestMeta.isModern(params) || method.equals(Methods.DISCOVER)) {
+    if (RequestMeta.isModern(params) || method.equals(Protocol.DISCOVER)) {
       if (!MODERN_METHODS.contains(method)) {
         throw ProtocolErrors.methodNotFound(
             method,
             LEGACY_METHODS.contains(method)
-                ? " (not part of revision " + Versions.MODERN + ")"
+                ? " (not part of revision " + Protocol.MODERN + ")"
                 : "");
       }
       RequestMeta meta = RequestMeta.read(params);
-      if (!Versions.SUPPORTED.contains(meta.protocolVersion())) {
+      if (!Protocol.SUPPORTED.contains(meta.protocolVersion())) {
         throw ProtocolErrors.unsupportedVersion(meta.protocolVersion());
       }
       return new Context(true, meta.protocolVersion(), meta.clientInfo());
@@ -130,12 +136,12 @@ final class Dispatcher {
       throw ProtocolErrors.invalidParams("Invalid params: params must be an object");
     }
     String version = legacyVersion;
-    if (version == null && !method.equals(Methods.INITIALIZE) && !method.equals(Methods.PING)) {
+    if (version == null && !method.equals(Protocol.INITIALIZE) && !method.equals(Protocol.PING)) {
       // Neither era applies: a 2026-07-28 request without its _meta, or a 2025 one before
       // initialize ("The initialization phase MUST be the first interaction").
       throw ProtocolErrors.invalidParams(
           "Invalid params: _meta[\""
-              + Methods.META_PROTOCOL_VERSION
+              + Protocol.META_PROTOCOL_VERSION
               + "\"] is required (2026-07-28 requests carry it on every request; 2025 clients send"
               + " initialize first)");
     }
@@ -145,12 +151,12 @@ final class Dispatcher {
   private ObjectNode discover() {
     ObjectNode result = NODES.objectNode();
     ArrayNode versions = result.putArray("supportedVersions");
-    for (String version : Versions.SUPPORTED) {
+    for (String version : Protocol.SUPPORTED) {
       versions.add(version);
     }
     result.putObject("capabilities").putObject("tools");
-    if (options.instructions() != null) {
-      result.put("instructions", options.instructions());
+    if (instructions != null) {
+      result.put("instructions", instructions);
     }
     result.put("ttlMs", TTL_MS);
     result.put("cacheScope", "public");
@@ -165,8 +171,8 @@ final class Dispatcher {
     }
     ObjectNode result = NODES.objectNode();
     ArrayNode list = result.putArray("tools");
-    for (Tool tool : tools.list()) {
-      list.add(tool.toJson(Versions.hasToolAnnotations(context.version())));
+    for (Tools.Tool tool : tools.list()) {
+      list.add(tool.toJson(Protocol.hasToolAnnotations(context.version())));
     }
     if (context.modern()) {
       result.put("ttlMs", TTL_MS);
@@ -176,7 +182,7 @@ final class Dispatcher {
     return result;
   }
 
-  private ObjectNode callTool(Request request, Context context, CancelToken token)
+  private ObjectNode callTool(Request request, Context context, BooleanSupplier cancelled)
       throws RpcException {
     JsonNode params = request.params();
     JsonNode name = params == null ? null : params.get("name");
@@ -199,7 +205,7 @@ final class Dispatcher {
         arguments instanceof RawMember.ObjectText
             ? ((RawMember.ObjectText) arguments).text()
             : null;
-    return tools.call(tool, text, context.client(), token).toJson();
+    return tools.call(tool, text, context.client(), cancelled).toJson();
   }
 
   private JsonNode initialize(JsonNode params) throws RpcException {
@@ -210,9 +216,9 @@ final class Dispatcher {
     }
     // 2025-11-25 lifecycle: answer the same version if supported, else the latest we support.
     String version =
-        Versions.LEGACY.contains(requested.stringValue())
+        Protocol.LEGACY.contains(requested.stringValue())
             ? requested.stringValue()
-            : Versions.LEGACY.get(0);
+            : Protocol.LEGACY.get(0);
     JsonNode client = params.get("clientInfo");
     // Kept only as self-reported identity for the records: read leniently, never refused.
     legacyClient = Implementation.from(client);
@@ -229,9 +235,9 @@ final class Dispatcher {
     ObjectNode result = NODES.objectNode();
     result.put("protocolVersion", version);
     result.putObject("capabilities").putObject("tools").put("listChanged", false);
-    result.set("serverInfo", options.info().toJson());
-    if (options.instructions() != null) {
-      result.put("instructions", options.instructions());
+    result.set("serverInfo", info.toJson());
+    if (instructions != null) {
+      result.put("instructions", instructions);
     }
     return result;
   }
@@ -243,7 +249,77 @@ final class Dispatcher {
   /** Adds what every 2026-07-28 result carries: resultType, and the server's identity. */
   private ObjectNode complete(ObjectNode result) {
     result.put("resultType", "complete");
-    result.putObject("_meta").set(Methods.META_SERVER_INFO, options.info().toJson());
+    result.putObject("_meta").set(Protocol.META_SERVER_INFO, info.toJson());
     return result;
+  }
+
+  /**
+   * The per-request protocol fields of a 2026-07-28 request, read from {@code params._meta} once,
+   * before the method runs (spec 2026-07-28, basic, "Per-request protocol fields": "A request
+   * missing any required field is malformed; the server MUST reject it with JSON-RPC error code
+   * -32602"). {@code clientInfo} is self-reported and used for logs only.
+   */
+  static record RequestMeta(
+      String protocolVersion, JsonNode clientCapabilities, Implementation clientInfo) {
+    private static final Set<String> LOG_LEVELS =
+        Set.of("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency");
+
+    /** Whether {@code params} carries modern per-request metadata, which selects the modern era. */
+    static boolean isModern(JsonNode params) {
+      JsonNode meta = params == null ? null : params.get("_meta");
+      return meta != null
+          && meta.isObject()
+          && (meta.has(Protocol.META_PROTOCOL_VERSION)
+              || meta.has(Protocol.META_CLIENT_CAPABILITIES)
+              || meta.has(Protocol.META_CLIENT_INFO));
+    }
+
+    /** Reads and checks the fields, in the contract's order; the version is checked separately. */
+    static RequestMeta read(JsonNode params) throws RpcException {
+      if (params == null || !params.isObject()) {
+        throw ProtocolErrors.invalidParams(
+            "Invalid params: params must be an object carrying _meta"
+                + " (2026-07-28 requests carry it on every request; 2025 clients send initialize"
+                + " first)");
+      }
+      JsonNode meta = params.get("_meta");
+      if (meta == null || !meta.isObject()) {
+        throw ProtocolErrors.invalidParams(
+            "Invalid params: params._meta is required and must be an"
+                + " object (2026-07-28 requests carry it on every request; 2025 clients send"
+                + " initialize first)");
+      }
+      JsonNode version = meta.get(Protocol.META_PROTOCOL_VERSION);
+      if (version == null || !version.isString()) {
+        throw ProtocolErrors.invalidParams(
+            "Invalid params: _meta[\""
+                + Protocol.META_PROTOCOL_VERSION
+                + "\"] is required and must be a string");
+      }
+      JsonNode capabilities = meta.get(Protocol.META_CLIENT_CAPABILITIES);
+      if (capabilities == null || !capabilities.isObject()) {
+        throw ProtocolErrors.invalidParams(
+            "Invalid params: _meta[\""
+                + Protocol.META_CLIENT_CAPABILITIES
+                + "\"] is required and must be an object");
+      }
+      JsonNode info = meta.get(Protocol.META_CLIENT_INFO);
+      Implementation client = Implementation.from(info);
+      if (info != null && client == null) {
+        throw ProtocolErrors.invalidParams(
+            "Invalid params: _meta[\""
+                + Protocol.META_CLIENT_INFO
+                + "\"] must be an object with string \"name\" and \"version\"");
+      }
+      JsonNode level = meta.get(Protocol.META_LOG_LEVEL);
+      if (level != null && !(level.isString() && LOG_LEVELS.contains(level.stringValue()))) {
+        throw ProtocolErrors.invalidParams(
+            "Invalid params: _meta[\""
+                + Protocol.META_LOG_LEVEL
+                + "\"] must be one of "
+                + String.join(", ", LOG_LEVELS.stream().sorted().toList()));
+      }
+      return new RequestMeta(version.stringValue(), capabilities, client);
+    }
   }
 }

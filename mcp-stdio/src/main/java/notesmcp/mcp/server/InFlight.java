@@ -5,21 +5,59 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import notesmcp.jsonrpc.Id;
+import java.util.function.BooleanSupplier;
+import notesmcp.jsonrpc.Message.Id;
+import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.RpcException;
 
 /**
- * The requests admitted and not yet answered: their ids, the token each one's cancellation sets,
- * and the room they take. CONTRACT §5: at most {@code max} calls are worked on at once; a request
- * that finds no room within {@code admissionWait} is refused {@code -32000}. A request holds its
- * room until its reply is made (queued, not written), so replies waiting for a slow client never
- * take room.
+ * The requests admitted and not yet answered: for each, one {@link Call}, which carries the request
+ * and its cancellation, and the room it takes. At most {@code max} calls are worked on at once
+ * (docs/behaviour.md, "Limits"); a request that finds no room within {@code admissionWait} is
+ * refused {@code -32000}. A request holds its room until its reply is made (queued, not written),
+ * so replies waiting for a slow client never take room.
  *
  * <p>Thread-safe without a lock of its own: a {@code ConcurrentHashMap} and a {@code Semaphore}.
  * Only the lead's holder admits and cancels; whichever thread answers a request marks it answered.
  */
 final class InFlight {
-  private final Map<Id, CancelToken> tokens = new ConcurrentHashMap<>();
+  /**
+   * One admitted request, the server's whole state of it while it is in flight. Its cancellation is
+   * set by the thread holding the lead when {@code notifications/cancelled} names the request, and
+   * read by the thread answering it, before the tool runs and again before the reply is sent (as a
+   * {@link BooleanSupplier}, "cancelled?", it is what a tool is given). Not an interrupt: an
+   * interrupt would close a {@code FileChannel} in the middle of a read.
+   */
+  static final class Call implements BooleanSupplier {
+    final Request request;
+    private volatile boolean cancelled;
+    private volatile String reason;
+
+    Call(Request request) {
+      this.request = request;
+    }
+
+    void cancel(String why) {
+      reason = why;
+      cancelled = true;
+    }
+
+    boolean isCancelled() {
+      return cancelled;
+    }
+
+    @Override
+    public boolean getAsBoolean() {
+      return cancelled;
+    }
+
+    /** The reason the client gave, or null. */
+    String reason() {
+      return reason;
+    }
+  }
+
+  private final Map<Id, Call> calls = new ConcurrentHashMap<>();
   private final Semaphore room;
   private final int max;
   private final Duration admissionWait;
@@ -31,22 +69,23 @@ final class InFlight {
   }
 
   /**
-   * Admits the request {@code id}, waiting up to {@code admissionWait} for room.
+   * Admits {@code request}, waiting up to {@code admissionWait} for room.
    *
-   * @return the token its cancellation sets
-   * @throws RpcException {@code -32600} if the id is in flight already, {@code -32000} if there was
+   * @return its call, which its cancellation sets
+   * @throws RpcException {@code -32600} if its id is in flight already, {@code -32000} if there was
    *     no room
    */
-  CancelToken admit(Id id) throws RpcException {
-    CancelToken token = new CancelToken();
-    if (tokens.putIfAbsent(id, token) != null) {
+  Call admit(Request request) throws RpcException {
+    Call call = new Call(request);
+    Id id = request.id();
+    if (calls.putIfAbsent(id, call) != null) {
       throw new RpcException(ProtocolErrors.idInFlight(id));
     }
     if (!room.tryAcquire() && !waitForRoom()) {
-      tokens.remove(id, token);
+      calls.remove(id, call);
       throw new RpcException(ProtocolErrors.overloaded(max));
     }
-    return token;
+    return call;
   }
 
   private boolean waitForRoom() {
@@ -58,18 +97,18 @@ final class InFlight {
     }
   }
 
-  /** Cancels the request with exactly this id, if it is in flight; returns its token, or null. */
-  CancelToken cancel(Id id, String reason) {
-    CancelToken token = tokens.get(id);
-    if (token != null) {
-      token.cancel(reason);
+  /** Cancels the request with exactly this id, if it is in flight; returns its call, or null. */
+  Call cancel(Id id, String reason) {
+    Call call = calls.get(id);
+    if (call != null) {
+      call.cancel(reason);
     }
-    return token;
+    return call;
   }
 
-  /** The request's reply is made (or, cancelled, will never be): its id and room are free. */
-  void answered(Id id, CancelToken token) {
-    tokens.remove(id, token);
+  /** The call's reply is made (or, cancelled, will never be): its id and room are free. */
+  void answered(Call call) {
+    calls.remove(call.request.id(), call);
     room.release();
   }
 

@@ -1,11 +1,11 @@
 package notesmcp.mcp.server;
 
 import notesmcp.jsonrpc.ErrorCodes;
-import notesmcp.jsonrpc.ErrorObject;
-import notesmcp.jsonrpc.Id;
+import notesmcp.jsonrpc.Message.ErrorObject;
 import notesmcp.jsonrpc.Message.Failure;
+import notesmcp.jsonrpc.Message.Id;
 import notesmcp.jsonrpc.RpcException;
-import notesmcp.mcp.Versions;
+import notesmcp.mcp.Protocol;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -35,17 +35,17 @@ final class ProtocolErrors {
   static RpcException unsupportedVersion(String requested) {
     ObjectNode data = JsonNodeFactory.instance.objectNode();
     ArrayNode supported = data.putArray("supported");
-    for (String version : Versions.SUPPORTED) {
+    for (String version : Protocol.SUPPORTED) {
       supported.add(version);
     }
     data.put("requested", requested);
     return new RpcException(
         new ErrorObject(
-            Versions.UNSUPPORTED_ERROR,
+            Protocol.UNSUPPORTED_VERSION_ERROR,
             "Unsupported protocol version: "
                 + requested
                 + " (supported per request: "
-                + String.join(", ", Versions.SUPPORTED)
+                + String.join(", ", Protocol.SUPPORTED)
                 + "; 2025 revisions through initialize)",
             data));
   }

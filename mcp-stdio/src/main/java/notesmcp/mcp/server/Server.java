@@ -6,19 +6,22 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import notesmcp.jsonrpc.Codec;
-import notesmcp.jsonrpc.Id;
 import notesmcp.jsonrpc.LineReader;
 import notesmcp.jsonrpc.Message;
 import notesmcp.jsonrpc.Message.Failure;
+import notesmcp.jsonrpc.Message.Id;
 import notesmcp.jsonrpc.Message.Notification;
 import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.Message.Success;
 import notesmcp.jsonrpc.Outbox;
 import notesmcp.jsonrpc.RpcException;
-import notesmcp.mcp.Implementation;
-import notesmcp.mcp.Methods;
+import notesmcp.mcp.Protocol;
+import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.text.TerminalText;
 import tools.jackson.databind.JsonNode;
 
@@ -75,7 +78,7 @@ public final class Server {
   private final Options options;
   private final PrintStream log;
   private final Dispatcher dispatcher;
-  private final Codec codec = new Codec(Methods.ARGUMENTS);
+  private final Codec codec = new Codec(Protocol.ARGUMENTS);
   private final InFlight inFlight;
   private final AtomicInteger threads = new AtomicInteger();
   private final CountDownLatch inputEnded = new CountDownLatch(1);
@@ -87,7 +90,7 @@ public final class Server {
   public Server(Tools tools, Options options, PrintStream log) {
     this.options = options;
     this.log = log;
-    this.dispatcher = new Dispatcher(tools, options, log);
+    this.dispatcher = new Dispatcher(tools, options.info(), options.instructions(), log);
     this.inFlight = new InFlight(options.maxInFlight(), options.admissionWait());
   }
 
@@ -175,16 +178,16 @@ public final class Server {
           continue; // stdout was slow and the lead went on: wait for the next turn
         }
       }
-      Admitted admitted = nextOrNull();
-      if (admitted == END) {
+      InFlight.Call call = nextOrNull();
+      if (call == END) {
         ended = true;
         inputEnded.countDown();
         turn.handOff();
         break;
       }
-      if (admitted != null) {
+      if (call != null) {
         turn.working();
-        answer(admitted.request, admitted.token);
+        answer(call);
         turn.worked();
         if (!turn.isLeading()) {
           outbox.flush();
@@ -198,7 +201,7 @@ public final class Server {
    * {@link #next}, surviving a bug: a thread that died holding the lead would leave stdin unread
    * for good, so an unexpected exception is logged with its stack trace and the line is dropped.
    */
-  private Admitted nextOrNull() {
+  private InFlight.Call nextOrNull() {
     try {
       return next();
     } catch (RuntimeException e) {
@@ -208,19 +211,8 @@ public final class Server {
     }
   }
 
-  /** A request let in, with the token its cancellation sets. */
-  private static final class Admitted {
-    final Request request;
-    final CancelToken token;
-
-    Admitted(Request request, CancelToken token) {
-      this.request = request;
-      this.token = token;
-    }
-  }
-
   /** What {@link #next} answers at the end of input (or when stdout is gone). */
-  private static final Admitted END = new Admitted(null, null);
+  private static final InFlight.Call END = new InFlight.Call(null);
 
   /**
    * Reads one line and handles it, unless it is a request let in: that is returned, to be answered.
@@ -228,7 +220,7 @@ public final class Server {
    * {@code maxPendingBytes} of replies wait it does not read at all. Only the lead's holder calls
    * it.
    */
-  private Admitted next() {
+  private InFlight.Call next() {
     LineReader.Result result;
     try {
       // "the server stops reading stdin until they can be written" (CONTRACT §5)
@@ -250,7 +242,7 @@ public final class Server {
     return null;
   }
 
-  private Admitted receive(byte[] line, int length) {
+  private InFlight.Call receive(byte[] line, int length) {
     Message message;
     try {
       message = codec.decode(line, length);
@@ -274,9 +266,9 @@ public final class Server {
    * Lets a request in when there is room, waiting up to {@code admissionWait} for it (holding the
    * lead: while the bound is full of calls being worked on, there is nothing else to take in).
    */
-  private Admitted admit(Request request) {
+  private InFlight.Call admit(Request request) {
     try {
-      return new Admitted(request, inFlight.admit(request.id()));
+      return inFlight.admit(request);
     } catch (RpcException refused) {
       send(ProtocolErrors.reply(request.id(), refused.error()));
       return null;
@@ -284,7 +276,7 @@ public final class Server {
   }
 
   private void notice(Notification notification) {
-    if (!Methods.CANCELLED.equals(notification.method())) {
+    if (!Protocol.CANCELLED.equals(notification.method())) {
       return; // notifications/initialized and anything else need no action
     }
     JsonNode params = notification.params();
@@ -293,29 +285,29 @@ public final class Server {
       return; // "Invalid cancellation notifications SHOULD be ignored"
     }
     JsonNode reason = params.get("reason");
-    CancelToken token =
+    InFlight.Call call =
         inFlight.cancel(
             new Id(requestId), reason != null && reason.isString() ? reason.stringValue() : null);
-    if (token != null) {
+    if (call != null) {
       log.println(
           "notes-mcp: cancellation received for request "
               + new Id(requestId)
-              + (token.reason() == null
+              + (call.reason() == null
                   ? ""
-                  : " (" + TerminalText.quoted(token.reason(), 200) + ")"));
+                  : " (" + TerminalText.quoted(call.reason(), 200) + ")"));
     }
   }
 
   /** Answers one admitted request: its reply waits in the outbox, then its room is free. */
-  private void answer(Request request, CancelToken token) {
+  private void answer(InFlight.Call call) {
     try {
-      Message reply = dispatcher.reply(request, token);
+      Message reply = dispatcher.reply(call.request, call);
       // "Servers ... MUST NOT send any further messages for it" once cancelled.
-      if (reply != null && !token.isCancelled()) {
+      if (reply != null && !call.isCancelled()) {
         send(reply);
       }
     } finally {
-      inFlight.answered(request.id(), token);
+      inFlight.answered(call);
     }
   }
 
@@ -347,5 +339,161 @@ public final class Server {
       }
     }
     return true;
+  }
+
+  /**
+   * The lead over the server's input: one thread at a time holds it and reads stdin; the others
+   * wait for their turn (see CONCURRENCY.md). The thread holding the lead also does the work its
+   * reading brings, an answer or a write to stdout, without giving the lead up, so a lone request
+   * is read, answered and written by one thread with no hand-off. While it works it is watched: a
+   * thread that has been working for longer than {@code stuckAfter} has the lead taken from it by
+   * the watch, and another thread reads on. So a slow call or a stdout nobody reads never keeps
+   * cancellations and other requests from being read.
+   *
+   * <p>The watch, thread "notes-mcp watch", sleeps until the working thread's deadline, so it wakes
+   * at most once per {@code stuckAfter} while requests come, and parks for good after about a
+   * second without work (the next work wakes it). When it takes the lead and no thread is waiting
+   * for it, it calls {@code noFollower}, which may start one.
+   *
+   * <p>Every change of a turn's state is a compare-and-set: when the thread finishing its work and
+   * the watch finding it slow act at once, exactly one wins, so the lead is never released twice
+   * and never held by two readers.
+   */
+  static final class Lead {
+    /** Watch wake-ups without any work after which the watch parks until work comes. */
+    private static final int QUIET_WAKES = 50;
+
+    private final Semaphore permit = new Semaphore(1);
+    private final long stuckNanos;
+    private final Runnable noFollower;
+    private final AtomicReference<Turn> working = new AtomicReference<>();
+    private final Thread watch;
+    private volatile long works; // a sign of life for the watch; only the lead's holder writes it
+    private volatile boolean watchParked;
+    private volatile boolean closed;
+
+    /**
+     * @param stuckAfter how long a thread may work while holding the lead
+     * @param noFollower run by the watch when it took the lead and no thread waits to take it
+     */
+    Lead(Duration stuckAfter, Runnable noFollower) {
+      this.stuckNanos = stuckAfter.toNanos();
+      this.noFollower = noFollower;
+      this.watch =
+          new Thread("notes-mcp watch") {
+            @Override
+            public void run() {
+              watch();
+            }
+          };
+      watch.setDaemon(true);
+      watch.start();
+    }
+
+    /** One thread's hold on the lead: used by that thread, and by the watch to take the lead. */
+    final class Turn {
+      private static final int WAITING = 0;
+      private static final int READING = 1;
+      private static final int WORKING = 2;
+
+      private final AtomicInteger state = new AtomicInteger(WAITING);
+      private volatile long since;
+
+      /** Takes the lead, waiting for it, unless this turn holds it already. */
+      void take() {
+        if (state.get() == WAITING) {
+          permit.acquireUninterruptibly();
+          state.set(READING);
+        }
+      }
+
+      /** Gives the lead to the next thread, if this turn holds it. */
+      void handOff() {
+        int now;
+        while ((now = state.get()) != WAITING) {
+          if (state.compareAndSet(now, WAITING)) {
+            permit.release();
+            return;
+          }
+        }
+      }
+
+      boolean isLeading() {
+        return state.get() != WAITING;
+      }
+
+      /** This turn starts work while it keeps the lead: from now on it is watched. */
+      void working() {
+        if (state.compareAndSet(READING, WORKING)) {
+          since = System.nanoTime();
+          working.set(this);
+          works++; // only the lead's holder writes it, and a lost increment would do no harm
+          if (watchParked) {
+            LockSupport.unpark(watch);
+          }
+        }
+      }
+
+      /**
+       * This turn's work is done. If the watch took the lead meanwhile, the turn no longer leads
+       * ({@link #isLeading}); the registration is cleared only if it is still this turn's, never a
+       * newer turn's.
+       */
+      void worked() {
+        state.compareAndSet(WORKING, READING);
+        working.compareAndSet(this, null);
+      }
+
+      /** The watch's move: only a turn still working loses the lead. */
+      private boolean takeAway() {
+        if (state.compareAndSet(WORKING, WAITING)) {
+          permit.release();
+          return true;
+        }
+        return false;
+      }
+    }
+
+    Turn turn() {
+      return new Turn();
+    }
+
+    private void watch() {
+      long seen = works;
+      int quiet = 0;
+      while (!closed) {
+        Turn turn = working.get();
+        if (turn != null && turn.state.get() == Turn.WORKING) {
+          long late = System.nanoTime() - (turn.since + stuckNanos);
+          if (late < 0) {
+            LockSupport.parkNanos(this, -late);
+          } else {
+            if (turn.takeAway() && !permit.hasQueuedThreads()) {
+              noFollower.run();
+            }
+            working.compareAndSet(turn, null);
+          }
+          continue;
+        }
+        if (works != seen) {
+          seen = works;
+          quiet = 0;
+        } else if (++quiet > QUIET_WAKES) {
+          watchParked = true;
+          if (works == seen && working.get() == null && !closed) {
+            LockSupport.park(this);
+          }
+          watchParked = false;
+          continue;
+        }
+        LockSupport.parkNanos(this, stuckNanos);
+      }
+    }
+
+    /** Stops the watch. */
+    void close() {
+      closed = true;
+      LockSupport.unpark(watch);
+    }
   }
 }

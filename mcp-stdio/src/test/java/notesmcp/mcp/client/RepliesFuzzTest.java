@@ -6,7 +6,7 @@ import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.util.ArrayList;
 import java.util.List;
-import notesmcp.mcp.Methods;
+import notesmcp.mcp.Protocol;
 import notesmcp.text.TerminalText;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -89,7 +89,7 @@ class RepliesFuzzTest {
 
     String[] shown = {null};
     String expectedServer = resultServerInfo(result);
-    assertThat(accepts(() -> shown[0] = Replies.resultServerInfo(Methods.DISCOVER, result)))
+    assertThat(accepts(() -> shown[0] = Replies.resultServerInfo(Protocol.DISCOVER, result)))
         .as("_meta %s", result.get("_meta"))
         .isEqualTo(expectedServer != null);
     if (expectedServer != null) {
@@ -189,7 +189,7 @@ class RepliesFuzzTest {
     if (!meta.isObject()) {
       return null;
     }
-    JsonNode info = meta.get(Methods.META_SERVER_INFO);
+    JsonNode info = meta.get(Protocol.META_SERVER_INFO);
     return info == null ? "(unnamed)" : implementation(info);
   }
 

@@ -3,7 +3,7 @@ package notesmcp.mcp.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import notesmcp.mcp.Methods;
+import notesmcp.mcp.Protocol;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -113,15 +113,15 @@ class RepliesTest {
 
   @Test
   void aResultWithoutServerInfoNamesNoServer() throws Exception {
-    assertThat(Replies.resultServerInfo(Methods.TOOLS_LIST, json("{}"))).isEqualTo("(unnamed)");
-    assertThat(Replies.resultServerInfo(Methods.TOOLS_LIST, json("{\"_meta\":{}}")))
+    assertThat(Replies.resultServerInfo(Protocol.TOOLS_LIST, json("{}"))).isEqualTo("(unnamed)");
+    assertThat(Replies.resultServerInfo(Protocol.TOOLS_LIST, json("{\"_meta\":{}}")))
         .isEqualTo("(unnamed)");
     assertThat(
             Replies.resultServerInfo(
-                Methods.TOOLS_LIST,
+                Protocol.TOOLS_LIST,
                 json(
                     "{\"_meta\":{\""
-                        + Methods.META_SERVER_INFO
+                        + Protocol.META_SERVER_INFO
                         + "\":{\"name\":\"s\",\"version\":\"1\"}}}")))
         .isEqualTo("s 1");
   }

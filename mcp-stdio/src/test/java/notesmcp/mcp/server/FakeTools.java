@@ -4,7 +4,9 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import notesmcp.mcp.Implementation;
+import java.util.function.BooleanSupplier;
+import notesmcp.mcp.Protocol.Implementation;
+import notesmcp.mcp.server.Tools.Tool;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -38,17 +40,17 @@ final class FakeTools implements Tools {
   }
 
   @Override
-  public ToolResult call(
-      String name, String rawArguments, Implementation client, CancelToken token) {
-    if (token.isCancelled()) {
+  public Tools.Result call(
+      String name, String rawArguments, Implementation client, BooleanSupplier cancelled) {
+    if (cancelled.getAsBoolean()) {
       throw new CancellationException("cancelled before " + name + " ran");
     }
     calls.incrementAndGet();
     switch (name) {
       case "echo":
-        return new ToolResult(rawArguments == null ? "(omitted)" : rawArguments, false);
+        return new Tools.Result(rawArguments == null ? "(omitted)" : rawArguments, false);
       case "refuse":
-        return new ToolResult("refused: " + rawArguments, true);
+        return new Tools.Result("refused: " + rawArguments, true);
       case "boom":
         throw new IllegalStateException("the fake tool failed");
       case "block":
@@ -58,7 +60,7 @@ final class FakeTools implements Tools {
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
-        return new ToolResult("released", false);
+        return new Tools.Result("released", false);
       default:
         throw new AssertionError(name);
     }

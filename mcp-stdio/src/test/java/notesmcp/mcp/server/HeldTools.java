@@ -2,7 +2,9 @@ package notesmcp.mcp.server;
 
 import java.time.Duration;
 import java.util.List;
-import notesmcp.mcp.Implementation;
+import java.util.function.BooleanSupplier;
+import notesmcp.mcp.Protocol.Implementation;
+import notesmcp.mcp.server.Tools.Tool;
 
 /**
  * Tools that keep every call waiting before it reaches the wrapped tools, until the call is
@@ -24,10 +26,10 @@ final class HeldTools implements Tools {
   }
 
   @Override
-  public ToolResult call(
-      String name, String rawArguments, Implementation client, CancelToken token) {
+  public Tools.Result call(
+      String name, String rawArguments, Implementation client, BooleanSupplier cancelled) {
     long end = System.nanoTime() + hold.toNanos();
-    while (!token.isCancelled() && System.nanoTime() < end) {
+    while (!cancelled.getAsBoolean() && System.nanoTime() < end) {
       try {
         Thread.sleep(1);
       } catch (InterruptedException e) {
@@ -35,6 +37,6 @@ final class HeldTools implements Tools {
         break;
       }
     }
-    return tools.call(name, rawArguments, client, token);
+    return tools.call(name, rawArguments, client, cancelled);
   }
 }

@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import notesmcp.jsonrpc.Id;
+import notesmcp.jsonrpc.Message.Id;
+import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.RpcException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -14,32 +15,51 @@ import org.junit.jupiter.api.Timeout;
 class InFlightTest {
   private final InFlight inFlight = new InFlight(2, Duration.ofMillis(50));
 
+  private static Request request(Id id) {
+    return new Request(id, "tools/call", null);
+  }
+
+  @Test
+  void aCallAnswersCancelledOnlyAfterACancelAndKeepsTheReason() throws Exception {
+    InFlight.Call call = inFlight.admit(request(Id.of(1)));
+    assertThat(call.getAsBoolean()).isFalse();
+    assertThat(call.isCancelled()).isFalse();
+    assertThat(call.reason()).isNull();
+
+    call.cancel("user stopped it");
+
+    assertThat(call.getAsBoolean()).isTrue();
+    assertThat(call.isCancelled()).isTrue();
+    assertThat(call.reason()).isEqualTo("user stopped it");
+    assertThat(call.request.id()).isEqualTo(Id.of(1));
+  }
+
   @Test
   void anIdAlreadyInFlightIsAnInvalidRequestAndFreeAgainOnceAnswered() throws Exception {
-    CancelToken first = inFlight.admit(Id.of(1));
+    InFlight.Call first = inFlight.admit(request(Id.of(1)));
 
-    assertThatThrownBy(() -> inFlight.admit(Id.of(1)))
+    assertThatThrownBy(() -> inFlight.admit(request(Id.of(1))))
         .isInstanceOf(RpcException.class)
         .hasMessage("-32600 Invalid Request: id 1 is already in flight");
-    inFlight.answered(Id.of(1), first);
-    assertThat(inFlight.admit(Id.of(1))).isNotSameAs(first);
+    inFlight.answered(first);
+    assertThat(inFlight.admit(request(Id.of(1)))).isNotSameAs(first);
   }
 
   @Test
   void aFullBoundIsOverloadedAfterTheWaitAndRoomComesBackWhenACallIsAnswered() throws Exception {
-    CancelToken one = inFlight.admit(Id.of(1));
-    inFlight.admit(Id.of("two"));
+    InFlight.Call one = inFlight.admit(request(Id.of(1)));
+    inFlight.admit(request(Id.of("two")));
 
-    assertThatThrownBy(() -> inFlight.admit(Id.of(3)))
+    assertThatThrownBy(() -> inFlight.admit(request(Id.of(3))))
         .isInstanceOf(RpcException.class)
         .hasMessage("-32000 Server overloaded: 2 requests already in flight; retry later");
-    inFlight.answered(Id.of(1), one);
-    assertThat(inFlight.admit(Id.of(3))).isNotNull();
+    inFlight.answered(one);
+    assertThat(inFlight.admit(request(Id.of(3)))).isNotNull();
   }
 
   @Test
   void cancellationReachesExactlyTheNamedId() throws Exception {
-    CancelToken token = inFlight.admit(Id.of(7));
+    InFlight.Call token = inFlight.admit(request(Id.of(7)));
 
     assertThat(inFlight.cancel(Id.of("7"), "wrong type")).isNull();
     assertThat(token.isCancelled()).isFalse();
@@ -50,7 +70,7 @@ class InFlightTest {
 
   @Test
   void theEndWaitsForEveryAdmittedRequest() throws Exception {
-    CancelToken token = inFlight.admit(Id.of(1));
+    InFlight.Call token = inFlight.admit(request(Id.of(1)));
     Thread end =
         new Thread(
             () -> {
@@ -65,7 +85,7 @@ class InFlightTest {
 
     end.join(200);
     assertThat(end.isAlive()).as("a request is still being worked on").isTrue();
-    inFlight.answered(Id.of(1), token);
+    inFlight.answered(token);
     end.join(5_000);
     assertThat(end.isAlive()).isFalse();
   }
@@ -74,12 +94,12 @@ class InFlightTest {
   @Test
   void anInterruptedWaitForRoomIsOverloadedAndKeepsTheInterrupt() throws Exception {
     InFlight patient = new InFlight(1, Duration.ofSeconds(30));
-    patient.admit(Id.of(1));
+    patient.admit(request(Id.of(1)));
 
     Thread.currentThread().interrupt();
     long start = System.nanoTime();
 
-    assertThatThrownBy(() -> patient.admit(Id.of(2)))
+    assertThatThrownBy(() -> patient.admit(request(Id.of(2))))
         .isInstanceOf(RpcException.class)
         .hasMessage("-32000 Server overloaded: 1 requests already in flight; retry later");
     assertThat(Thread.interrupted()).isTrue();
@@ -92,8 +112,8 @@ class InFlightTest {
   void theEndLeavesTheBoundAsItWas() throws Exception {
     inFlight.awaitAllAnswered();
 
-    inFlight.admit(Id.of(1));
-    inFlight.admit(Id.of(2));
-    assertThatThrownBy(() -> inFlight.admit(Id.of(3))).isInstanceOf(RpcException.class);
+    inFlight.admit(request(Id.of(1)));
+    inFlight.admit(request(Id.of(2)));
+    assertThatThrownBy(() -> inFlight.admit(request(Id.of(3)))).isInstanceOf(RpcException.class);
   }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import notesmcp.mcp.server.Server.Lead;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import notesmcp.jsonrpc.ErrorCodes;
 import notesmcp.jsonrpc.RpcException;
-import notesmcp.mcp.Implementation;
-import notesmcp.mcp.Methods;
-import notesmcp.mcp.Versions;
+import notesmcp.mcp.Protocol;
+import notesmcp.mcp.Protocol.Implementation;
+import notesmcp.mcp.server.Dispatcher.RequestMeta;
+import notesmcp.mcp.server.Tools.Tool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -32,15 +33,15 @@ class RequestMetaTest {
     return "\"" + name + "\":" + value;
   }
 
-  private static final String VERSION = member(Methods.META_PROTOCOL_VERSION, "\"2026-07-28\"");
-  private static final String CAPABILITIES = member(Methods.META_CLIENT_CAPABILITIES, "{}");
+  private static final String VERSION = member(Protocol.META_PROTOCOL_VERSION, "\"2026-07-28\"");
+  private static final String CAPABILITIES = member(Protocol.META_CLIENT_CAPABILITIES, "{}");
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(
       strings = {
-        Methods.META_PROTOCOL_VERSION,
-        Methods.META_CLIENT_CAPABILITIES,
-        Methods.META_CLIENT_INFO
+        Protocol.META_PROTOCOL_VERSION,
+        Protocol.META_CLIENT_CAPABILITIES,
+        Protocol.META_CLIENT_INFO
       })
   void anyOneOfTheModernFieldsSelectsTheModernEra(String field) {
     assertThat(RequestMeta.isModern(params(member(field, "null")))).isTrue();
@@ -48,7 +49,7 @@ class RequestMetaTest {
 
   @Test
   void otherMetadataDoesNot() {
-    assertThat(RequestMeta.isModern(params(member(Methods.META_LOG_LEVEL, "\"info\"")))).isFalse();
+    assertThat(RequestMeta.isModern(params(member(Protocol.META_LOG_LEVEL, "\"info\"")))).isFalse();
     assertThat(RequestMeta.isModern(params(""))).isFalse();
     assertThat(RequestMeta.isModern(JSON.readTree("{\"_meta\":[]}"))).isFalse();
     assertThat(RequestMeta.isModern(null)).isFalse();
@@ -63,9 +64,9 @@ class RequestMetaTest {
                     + ","
                     + CAPABILITIES
                     + ","
-                    + member(Methods.META_CLIENT_INFO, "{\"name\":\"c\",\"version\":\"2\"}")
+                    + member(Protocol.META_CLIENT_INFO, "{\"name\":\"c\",\"version\":\"2\"}")
                     + ","
-                    + member(Methods.META_LOG_LEVEL, "\"warning\"")));
+                    + member(Protocol.META_LOG_LEVEL, "\"warning\"")));
 
     assertThat(meta.protocolVersion()).isEqualTo("2026-07-28");
     assertThat(meta.clientCapabilities().isObject()).isTrue();
@@ -84,7 +85,7 @@ class RequestMetaTest {
                             + ","
                             + CAPABILITIES
                             + ","
-                            + member(Methods.META_LOG_LEVEL, level))))
+                            + member(Protocol.META_LOG_LEVEL, level))))
         .isInstanceOfSatisfying(
             RpcException.class,
             e -> assertThat(e.error().code()).isEqualTo(ErrorCodes.INVALID_PARAMS))
@@ -107,11 +108,11 @@ class RequestMetaTest {
     ObjectNode annotations = JsonNodeFactory.instance.objectNode().put("readOnlyHint", true);
     Tool tool = new Tool("t", "d", JsonNodeFactory.instance.objectNode(), annotations);
 
-    assertThat(Versions.hasToolAnnotations("2024-11-05")).isFalse();
-    for (String version : Versions.LEGACY.subList(0, 3)) {
-      assertThat(Versions.hasToolAnnotations(version)).as(version).isTrue();
+    assertThat(Protocol.hasToolAnnotations("2024-11-05")).isFalse();
+    for (String version : Protocol.LEGACY.subList(0, 3)) {
+      assertThat(Protocol.hasToolAnnotations(version)).as(version).isTrue();
     }
-    assertThat(Versions.hasToolAnnotations(Versions.MODERN)).isTrue();
+    assertThat(Protocol.hasToolAnnotations(Protocol.MODERN)).isTrue();
     assertThat(tool.toJson(true).get("annotations")).isEqualTo(annotations);
     assertThat(tool.toJson(false).has("annotations")).isFalse();
     assertThat(

@@ -7,7 +7,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
-import notesmcp.mcp.Implementation;
+import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.mcp.server.Server;
 import notesmcp.policy.Notes;
 import notesmcp.policy.Policy;
