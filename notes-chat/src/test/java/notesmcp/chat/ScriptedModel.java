@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -79,6 +81,13 @@ final class ScriptedModel implements AutoCloseable {
   private final List<Request> requests = new CopyOnWriteArrayList<>();
   private final List<String> paths = new CopyOnWriteArrayList<>();
   private final AtomicInteger callIds = new AtomicInteger();
+
+  /**
+   * Released by {@link #close}: a scripted delay waits on it, so closing the server ends a silence
+   * at once. {@code HttpServer.stop} waits for the exchange being handled, and used to wait out the
+   * whole delay (20 s of a test that was over in one).
+   */
+  private final CountDownLatch closed = new CountDownLatch(1);
 
   private ScriptedModel(Wire wire, List<Step> steps) throws IOException {
     this.wire = wire;
@@ -160,7 +169,9 @@ final class ScriptedModel implements AutoCloseable {
     Reply reply = steps.get(index).answer(request);
     if (!reply.delay().isZero()) {
       try {
-        Thread.sleep(reply.delay().toMillis());
+        if (closed.await(reply.delay().toMillis(), TimeUnit.MILLISECONDS)) {
+          return; // closed while silent: the client gave up long ago, nobody reads the answer
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -240,6 +251,7 @@ final class ScriptedModel implements AutoCloseable {
 
   @Override
   public void close() {
+    closed.countDown();
     server.stop(0);
   }
 
