@@ -227,10 +227,7 @@ public final class Chat {
         return ExitCode.SERVER_FAILURE.code;
       }
       if (!server.alive()) {
-        err.println(
-            "notes-mcp chat: the MCP server is gone ("
-                + server.goneBecause()
-                + "); ending the chat");
+        err.println("notes-mcp chat: " + server.endOfChat());
         return ExitCode.SERVER_FAILURE.code;
       }
     }

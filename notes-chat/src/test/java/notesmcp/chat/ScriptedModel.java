@@ -282,6 +282,21 @@ final class ScriptedModel implements AutoCloseable {
     }
 
     /** The last message's content, when it is a tool message (else ""). */
+    /**
+     * The tool messages at the end of the conversation, in order: the answers to the last calls.
+     */
+    List<String> toolResults() {
+      List<String> results = new ArrayList<>();
+      for (int i = messages().size() - 1; i >= 0; i--) {
+        JsonNode message = messages().get(i);
+        if (!"tool".equals(message.path("role").asString())) {
+          break;
+        }
+        results.add(0, message.path("content").asString());
+      }
+      return results;
+    }
+
     String lastToolResult() {
       JsonNode last = messages().get(messages().size() - 1);
       return "tool".equals(last.path("role").asString()) ? last.path("content").asString() : "";

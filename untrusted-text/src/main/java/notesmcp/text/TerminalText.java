@@ -111,15 +111,48 @@ public final class TerminalText {
    * {@link #LINE_CHARS} code points, saying how many more there were.
    */
   public static String visibleLine(String text) {
-    String rendered = visible(text).replace("\n", "");
-    int length = rendered.codePointCount(0, rendered.length());
-    if (length <= LINE_CHARS) {
-      return rendered;
+    // Memory stays bounded whatever the text (a model may send megabytes): only the shown part is
+    // rendered; the rest is counted.
+    StringBuilder out = new StringBuilder(LINE_CHARS + 32);
+    long shown = 0;
+    int i = 0;
+    while (i < text.length() && shown < LINE_CHARS) {
+      int c = text.codePointAt(i);
+      i += Character.charCount(c);
+      int before = out.length();
+      appendVisible(out, c);
+      if (c == '\n') {
+        out.setLength(out.length() - 1); // the line feed itself; its escape stays
+      }
+      shown += out.codePointCount(before, out.length());
     }
-    return rendered.substring(0, rendered.offsetByCodePoints(0, LINE_CHARS))
+    long total = shown;
+    while (i < text.length()) {
+      int c = text.codePointAt(i);
+      i += Character.charCount(c);
+      total += visibleWidth(c);
+    }
+    if (total <= LINE_CHARS) {
+      return out.toString();
+    }
+    return out.substring(0, out.offsetByCodePoints(0, LINE_CHARS))
         + "... ("
-        + (length - LINE_CHARS)
+        + (total - LINE_CHARS)
         + " more characters)";
+  }
+
+  /** How many characters {@code c} takes in the visible form, a line feed's own break left out. */
+  private static int visibleWidth(int c) {
+    if (c == '\\' || c == '\n' || c == '\r' || c == '\t') {
+      return 2;
+    }
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
+      return 4;
+    }
+    if (isUnsafe(c)) {
+      return c > 0xFFFF ? 10 : 6;
+    }
+    return 1;
   }
 
   /**

@@ -155,6 +155,44 @@ class TerminalTextTest {
         .isEqualTo("x".repeat(TerminalText.LINE_CHARS) + "... (5 more characters)");
   }
 
+  /** The line as the whole text rendered and then cut: what {@link TerminalText#visibleLine} is. */
+  private static String wholeThenCut(String text) {
+    String rendered = TerminalText.visible(text).replace("\n", "");
+    int length = rendered.codePointCount(0, rendered.length());
+    if (length <= TerminalText.LINE_CHARS) {
+      return rendered;
+    }
+    return rendered.substring(0, rendered.offsetByCodePoints(0, TerminalText.LINE_CHARS))
+        + "... ("
+        + (length - TerminalText.LINE_CHARS)
+        + " more characters)";
+  }
+
+  /**
+   * A visible line renders only what it shows and counts the rest, so a model's 8 MiB argument
+   * costs no 8 MiB rendering; the line is exactly the whole text rendered and cut, at every length
+   * around the cut and for every kind of character.
+   */
+  @Test
+  void aVisibleLineIsTheWholeRenderingCutWithoutRenderingTheWhole() {
+    String[] pieces = {
+      "a", "\n", "\\", "\u001b", "\u009b", "\u202e", "\udb40\udc41", "\ud800", "é", "\t"
+    };
+    java.util.Random random = new java.util.Random(19);
+    for (int round = 0; round < 2000; round++) {
+      StringBuilder text = new StringBuilder();
+      int n = random.nextInt(TerminalText.LINE_CHARS + 40);
+      for (int i = 0; i < n; i++) {
+        text.append(pieces[random.nextInt(pieces.length)]);
+      }
+      assertThat(TerminalText.visibleLine(text.toString()))
+          .as("round %d", round)
+          .isEqualTo(wholeThenCut(text.toString()));
+    }
+    String huge = "\u001b".repeat(8 * 1024 * 1024);
+    assertThat(TerminalText.visibleLine(huge)).isEqualTo(wholeThenCut(huge));
+  }
+
   // The escaped form, for diagnostic lines.
 
   @Test
