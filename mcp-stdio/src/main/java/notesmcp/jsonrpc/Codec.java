@@ -2,8 +2,10 @@ package notesmcp.jsonrpc;
 
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import notesmcp.jsonrpc.Message.ErrorObject;
@@ -162,6 +164,97 @@ public final class Codec {
           null, ErrorCodes.PARSE_ERROR, "Parse error: a number too large or too small to read");
     }
     return classify(fields);
+  }
+
+  /**
+   * The messages of a JSON-RPC batch (revision 2025-03-26 of MCP lets a client send one), each read
+   * as a line alone would be, and the elements that are not acceptable messages, each with the
+   * error reply it deserves. Responses are answered in any order (JSON-RPC 2.0, "Batch").
+   */
+  public record Batch(List<Message> messages, List<Malformed> malformed) {}
+
+  /** Whether the line holds an array: a batch, to be read with {@link #decodeBatch}. */
+  public static boolean isBatch(byte[] line, int length) {
+    int i = length >= 3 && (line[0] & 0xff) == 0xef && (line[1] & 0xff) == 0xbb ? 3 : 0;
+    while (i < length && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) {
+      i++;
+    }
+    return i < length && line[i] == '[';
+  }
+
+  /**
+   * Decodes a batch of at most {@code maxMessages} elements. Not JSON at all is {@code -32700}, an
+   * empty batch or a longer one {@code -32600}: one error, not an array (JSON-RPC 2.0, "Batch").
+   */
+  public Batch decodeBatch(byte[] line, int length, int maxMessages) throws Malformed {
+    requireUtf8Start(line, length);
+    List<Message> messages = new ArrayList<>();
+    List<Malformed> malformed = new ArrayList<>();
+    int count = 0;
+    try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), line, 0, length)) {
+      if (parser.nextToken() != JsonToken.START_ARRAY) {
+        throw new Malformed(null, ErrorCodes.INVALID_REQUEST, "Invalid Request: not a batch");
+      }
+      JsonToken token;
+      while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
+        count++;
+        if (count > maxMessages) {
+          parser.skipChildren();
+          continue;
+        }
+        if (token != JsonToken.START_OBJECT) {
+          parser.skipChildren();
+          malformed.add(
+              new Malformed(
+                  null,
+                  ErrorCodes.INVALID_REQUEST,
+                  "Invalid Request: a message must be a JSON object"));
+          continue;
+        }
+        Fields fields = new Fields();
+        readEnvelope(parser, line, fields);
+        try {
+          messages.add(classify(fields));
+        } catch (Malformed element) {
+          malformed.add(element);
+        }
+      }
+      requireEnd(parser);
+    } catch (JacksonException e) {
+      throw new Malformed(null, ErrorCodes.PARSE_ERROR, "Parse error: " + JsonInput.describe(e));
+    } catch (NumberFormatException | ArithmeticException e) {
+      throw new Malformed(
+          null, ErrorCodes.PARSE_ERROR, "Parse error: a number too large or too small to read");
+    }
+    if (count == 0) {
+      throw new Malformed(null, ErrorCodes.INVALID_REQUEST, "Invalid Request: an empty batch");
+    }
+    if (count > maxMessages) {
+      throw new Malformed(
+          null,
+          ErrorCodes.INVALID_REQUEST,
+          "Invalid Request: a batch of "
+              + count
+              + " messages; at most "
+              + maxMessages
+              + " are served in one batch");
+    }
+    return new Batch(messages, malformed);
+  }
+
+  /** Encodes a batch's replies as one compact line, without the line break: an array. */
+  public byte[] encodeBatch(List<Message> replies) {
+    Line out = new Line();
+    out.write('[');
+    for (int i = 0; i < replies.size(); i++) {
+      if (i > 0) {
+        out.write(',');
+      }
+      byte[] one = encode(replies.get(i));
+      out.write(one, 0, one.length);
+    }
+    out.write(']');
+    return out.bytes();
   }
 
   /** A line that is not UTF-8 JSON is refused before Jackson could guess another encoding. */

@@ -63,6 +63,15 @@ public final class Protocol {
     return !"2024-11-05".equals(version);
   }
 
+  /**
+   * Whether a session of {@code version} takes JSON-RPC batches: 2025-03-26 is the one revision
+   * that has them (a server "MUST support receiving JSON-RPC batches"); 2025-06-18 removed them,
+   * and 2026-07-28 has none. Null (no session yet) has none.
+   */
+  public static boolean hasBatches(String version) {
+    return "2025-03-26".equals(version);
+  }
+
   private Protocol() {}
 
   /** A client's or server's self-reported name and version (unverified, for display and logs). */

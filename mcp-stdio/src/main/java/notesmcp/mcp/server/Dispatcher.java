@@ -93,6 +93,11 @@ final class Dispatcher {
     }
   }
 
+  /** Whether a batch is served now: a 2025-03-26 session has been initialized. */
+  boolean servesBatches() {
+    return Protocol.hasBatches(legacyVersion);
+  }
+
   private JsonNode handle(Request request, BooleanSupplier cancelled) throws RpcException {
     Context context = context(request);
     JsonNode params = request.params();

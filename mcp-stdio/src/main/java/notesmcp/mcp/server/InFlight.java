@@ -1,11 +1,14 @@
 package notesmcp.mcp.server;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import notesmcp.jsonrpc.Message;
 import notesmcp.jsonrpc.Message.Id;
 import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.RpcException;
@@ -21,6 +24,20 @@ import notesmcp.jsonrpc.RpcException;
  * Only the lead's holder admits and cancels; whichever thread answers a request marks it answered.
  */
 final class InFlight {
+  /** What the lead's holder hands itself to answer: one call, or a batch of them. */
+  sealed interface Work permits Call, Batch {}
+
+  /**
+   * The requests of one JSON-RPC batch, admitted together before the first is answered, each with
+   * its own {@link Call} and room; and the replies made so far (the errors of elements that were no
+   * acceptable request are there from the start). Answered one after another by one thread; the
+   * batch's reply, one array, leaves once every call is answered.
+   */
+  static final class Batch implements Work {
+    final List<Call> calls = new ArrayList<>();
+    final List<Message> replies = new ArrayList<>();
+  }
+
   /**
    * One admitted request, the server's whole state of it while it is in flight. Its cancellation is
    * set by the thread holding the lead when {@code notifications/cancelled} names the request, and
@@ -28,7 +45,7 @@ final class InFlight {
    * {@link BooleanSupplier}, "cancelled?", it is what a tool is given). Not an interrupt: an
    * interrupt would close a {@code FileChannel} in the middle of a read.
    */
-  static final class Call implements BooleanSupplier {
+  static final class Call implements Work, BooleanSupplier {
     final Request request;
     private volatile boolean cancelled;
     private volatile String reason;
@@ -76,12 +93,20 @@ final class InFlight {
    *     no room
    */
   Call admit(Request request) throws RpcException {
+    return admit(request, true);
+  }
+
+  /**
+   * Admits {@code request}; with {@code wait} false, only if there is room now (the rest of a batch
+   * whose room ran out is refused at once, not a second at a time).
+   */
+  Call admit(Request request, boolean wait) throws RpcException {
     Call call = new Call(request);
     Id id = request.id();
     if (calls.putIfAbsent(id, call) != null) {
       throw new RpcException(ProtocolErrors.idInFlight(id));
     }
-    if (!room.tryAcquire() && !waitForRoom()) {
+    if (!room.tryAcquire() && !(wait && waitForRoom())) {
       calls.remove(id, call);
       throw new RpcException(ProtocolErrors.overloaded(max));
     }

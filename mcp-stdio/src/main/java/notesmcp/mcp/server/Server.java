@@ -5,12 +5,15 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import notesmcp.jsonrpc.Codec;
+import notesmcp.jsonrpc.ErrorCodes;
 import notesmcp.jsonrpc.LineReader;
 import notesmcp.jsonrpc.Message;
 import notesmcp.jsonrpc.Message.Failure;
@@ -178,16 +181,20 @@ public final class Server {
           continue; // stdout was slow and the lead went on: wait for the next turn
         }
       }
-      InFlight.Call call = nextOrNull();
-      if (call == END) {
+      InFlight.Work work = nextOrNull();
+      if (work == END) {
         ended = true;
         inputEnded.countDown();
         turn.handOff();
         break;
       }
-      if (call != null) {
+      if (work != null) {
         turn.working();
-        answer(call);
+        if (work instanceof InFlight.Batch) {
+          answer((InFlight.Batch) work);
+        } else {
+          answer((InFlight.Call) work);
+        }
         turn.worked();
         if (!turn.isLeading()) {
           outbox.flush();
@@ -201,7 +208,7 @@ public final class Server {
    * {@link #next}, surviving a bug: a thread that died holding the lead would leave stdin unread
    * for good, so an unexpected exception is logged with its stack trace and the line is dropped.
    */
-  private InFlight.Call nextOrNull() {
+  private InFlight.Work nextOrNull() {
     try {
       return next();
     } catch (RuntimeException e) {
@@ -212,7 +219,7 @@ public final class Server {
   }
 
   /** What {@link #next} answers at the end of input (or when stdout is gone). */
-  private static final InFlight.Call END = new InFlight.Call(null);
+  private static final InFlight.Work END = new InFlight.Call(null);
 
   /**
    * Reads one line and handles it, unless it is a request let in: that is returned, to be answered.
@@ -220,7 +227,7 @@ public final class Server {
    * {@code maxPendingBytes} of replies wait it does not read at all. Only the lead's holder calls
    * it.
    */
-  private InFlight.Call next() {
+  private InFlight.Work next() {
     LineReader.Result result;
     try {
       // "the server stops reading stdin until they can be written" (CONTRACT §5)
@@ -242,7 +249,10 @@ public final class Server {
     return null;
   }
 
-  private InFlight.Call receive(byte[] line, int length) {
+  private InFlight.Work receive(byte[] line, int length) {
+    if (dispatcher.servesBatches() && Codec.isBatch(line, length)) {
+      return receiveBatch(line, length);
+    }
     Message message;
     try {
       message = codec.decode(line, length);
@@ -260,6 +270,49 @@ public final class Server {
       throw new AssertionError(message);
     }
     return null;
+  }
+
+  /**
+   * A batch of a 2025-03-26 session: at most {@code maxInFlight} messages, each handled as it would
+   * be alone, and each request let in with room of its own (docs/protocol.md, "Batches"). Once room
+   * runs out, the batch's further requests are refused {@code -32000} at once. Null when it holds
+   * no request that was let in and nothing to answer.
+   */
+  private InFlight.Work receiveBatch(byte[] line, int length) {
+    Codec.Batch batch;
+    try {
+      batch = codec.decodeBatch(line, length, options.maxInFlight());
+    } catch (Codec.Malformed malformed) {
+      send(ProtocolErrors.reply(malformed.id(), malformed.error()));
+      return null;
+    }
+    InFlight.Batch work = new InFlight.Batch();
+    for (Codec.Malformed malformed : batch.malformed()) {
+      work.replies.add(ProtocolErrors.reply(malformed.id(), malformed.error()));
+    }
+    boolean roomLeft = true;
+    for (Message message : batch.messages()) {
+      if (message instanceof Request) {
+        Request request = (Request) message;
+        try {
+          work.calls.add(inFlight.admit(request, roomLeft));
+        } catch (RpcException refused) {
+          roomLeft &= refused.error().code() != ErrorCodes.OVERLOADED;
+          work.replies.add(ProtocolErrors.reply(request.id(), refused.error()));
+        }
+      } else if (message instanceof Notification) {
+        notice((Notification) message);
+      } else {
+        log.println("notes-mcp: ignoring a response in a batch; this server sends no requests");
+      }
+    }
+    if (work.calls.isEmpty()) {
+      if (!work.replies.isEmpty()) {
+        sendBatch(work.replies);
+      }
+      return null;
+    }
+    return work;
   }
 
   /**
@@ -309,6 +362,49 @@ public final class Server {
     } finally {
       inFlight.answered(call);
     }
+  }
+
+  /**
+   * Answers a batch's calls one after another, then queues its one reply, the array of every reply
+   * made (a cancelled call has none; a batch of notifications only has no reply at all).
+   */
+  private void answer(InFlight.Batch batch) {
+    for (InFlight.Call call : batch.calls) {
+      try {
+        Message reply = dispatcher.reply(call.request, call);
+        if (reply != null && !call.isCancelled()) {
+          batch.replies.add(reply);
+        }
+      } finally {
+        inFlight.answered(call);
+      }
+    }
+    if (!batch.replies.isEmpty()) {
+      sendBatch(batch.replies);
+    }
+  }
+
+  /** Queues a batch's replies as one line; {@link #send}'s rule for a bug holds for each. */
+  private void sendBatch(List<Message> replies) {
+    byte[] line;
+    try {
+      line = codec.encodeBatch(replies);
+    } catch (RuntimeException e) {
+      log.println("notes-mcp: internal error encoding a batch's replies:");
+      e.printStackTrace(log);
+      List<Message> errors = new ArrayList<>();
+      for (Message reply : replies) {
+        errors.add(ProtocolErrors.reply(idOf(reply), ProtocolErrors.internalError()));
+      }
+      line = codec.encodeBatch(errors);
+    }
+    outbox.add(line);
+  }
+
+  private static Id idOf(Message reply) {
+    return reply instanceof Success
+        ? ((Success) reply).id()
+        : reply instanceof Failure ? ((Failure) reply).id() : null;
   }
 
   /**
