@@ -34,13 +34,13 @@ import tools.jackson.databind.util.RawValue;
  * Turns one line of bytes into a {@link Message} and a message into one line, for newline-delimited
  * JSON-RPC 2.0.
  *
- * <p>Decoding is one streaming pass with the bounds of CONTRACT §5 (nesting 64, a string 1 MiB, a
- * number 100 digits). Duplicate keys are refused (the first failure of a request object is an
- * {@code -32600}); no tree ever merges them. The one params member named at construction, when it
- * is an object, is not decoded at all: its exact text is kept ({@link RawMember}), so a tool's
- * arguments reach the tool as sent. The name is the caller's, so this layer knows no MCP method.
- * Encoding writes one compact line; Jackson escapes every control character, and {@link #encode}
- * checks that no line break survived. Thread-safe and stateless.
+ * <p>Decoding is one streaming pass with the bounds of docs/behaviour.md, "Limits" (nesting 64, a
+ * string 1 MiB, a number 100 digits). Duplicate keys are refused (the first failure of a request
+ * object is an {@code -32600}); no tree ever merges them. The one params member named at
+ * construction, when it is an object, is not decoded at all: its exact text is kept ({@link
+ * RawMember}), so a tool's arguments reach the tool as sent. The name is the caller's, so this
+ * layer knows no MCP method. Encoding writes one compact line; Jackson escapes every control
+ * character, and {@link #encode} checks that no line break survived. Thread-safe and stateless.
  *
  * <p>The contract of {@link #decode}, for any bytes at all: a {@link Message}, or {@link Malformed}
  * carrying the error reply the line deserves; never another exception. Error texts are ours or
@@ -159,7 +159,8 @@ public final class Codec {
       throw new Malformed(null, ErrorCodes.PARSE_ERROR, "Parse error: " + JsonInput.describe(e));
     } catch (NumberFormatException | ArithmeticException e) {
       // Valid JSON that no Java number holds, such as 1e-9999999999: Jackson throws these
-      // unwrapped, and one used to kill the thread reading stdin (issue 8's class of hangs).
+      // unwrapped, and one used to kill the thread reading stdin (the class of hangs BlockedPipesIT
+      // and HostileServerIT run).
       throw new Malformed(
           null, ErrorCodes.PARSE_ERROR, "Parse error: a number too large or too small to read");
     }

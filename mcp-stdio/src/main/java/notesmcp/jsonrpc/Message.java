@@ -103,8 +103,8 @@ public sealed interface Message
    * The one params member a {@link Codec} keeps exactly as received, carried beside the params tree
    * (never inside it): absent, an object's exact text, or present with another JSON type. The
    * server keeps MCP's {@code tools/call} {@code arguments} this way, so they reach the tool as
-   * sent, duplicate keys included (STYLE §3); which member is kept is the caller's choice, so this
-   * layer knows no methods.
+   * sent, duplicate keys included (docs/design.md, "Messages and results"); which member is kept is
+   * the caller's choice, so this layer knows no methods.
    */
   sealed interface RawMember permits RawMember.Absent, RawMember.ObjectText, RawMember.NotAnObject {
     /** The member is not there (or params is not an object). */

@@ -421,7 +421,10 @@ class CodecTest {
     assertThat(failure.error().message()).startsWith("Parse error: ");
   }
 
-  /** No Java class or method name ever reaches the wire (issue 9), not even from Jackson. */
+  /**
+   * No Java class or method name ever reaches the wire (docs/design.md, "Errors: three outcomes,
+   * plus bugs"), not even from Jackson.
+   */
   @ParameterizedTest
   @CsvSource(
       delimiter = '|',

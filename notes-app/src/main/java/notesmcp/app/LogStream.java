@@ -8,9 +8,9 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 
 /**
- * Diagnostics on the way to stderr, which never make their writer wait (CONTRACT §5, "Nothing on
- * the side blocks the protocol": "if nobody reads stderr, log lines are dropped (and counted),
- * never waited for").
+ * Diagnostics on the way to stderr, which never make their writer wait (docs/behaviour.md,
+ * "Limits", "Nothing on the side blocks the protocol": "if nobody reads stderr, log lines are
+ * dropped (and counted), never waited for").
  *
  * <p>A write only copies bytes: each complete line joins a queue of at most {@code capacity} bytes,
  * or is dropped and counted when the queue is full. One daemon thread, "notes-mcp stderr", started

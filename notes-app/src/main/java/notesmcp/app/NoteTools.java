@@ -39,9 +39,9 @@ final class NoteTools implements Tools {
   }
 
   /**
-   * The hints a host reads to decide what needs a person's yes (issue 11): "readOnlyHint: If true,
-   * the tool does not modify its environment" (spec, ToolAnnotations). {@code propose_note} records
-   * a proposal: not read-only, but additive (never destructive) and closed-world.
+   * The hints a host reads to decide what needs a person's yes (docs/chat.md): "readOnlyHint: If
+   * true, the tool does not modify its environment" (spec, ToolAnnotations). {@code propose_note}
+   * records a proposal: not read-only, but additive (never destructive) and closed-world.
    */
   private static ObjectNode annotations(boolean readOnly) {
     ObjectNode hints = JsonNodeFactory.instance.objectNode();

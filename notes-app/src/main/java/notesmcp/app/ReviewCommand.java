@@ -22,7 +22,7 @@ import notesmcp.text.TerminalText;
 
 /**
  * {@code notes-mcp review -root W -proposals DIR [--approve ID --sha256 HEX | --reject ID]}: the
- * trusted approval path, run by a person in their own terminal, outside MCP (approvals issue,
+ * trusted approval path, run by a person in their own terminal, outside MCP (docs/approvals.md,
  * "Review, outside MCP"). It first completes any interrupted commit, then:
  *
  * <ul>
@@ -69,7 +69,7 @@ final class ReviewCommand {
 
   /**
    * The approval path over the folders the options name, or null after saying why not. Nothing is
-   * created before both folders are checked (CONTRACT §5).
+   * created before both folders are checked (docs/behaviour.md, "Limits").
    */
   private static Approvals open(Options options, PrintStream err, Seams seams) {
     try {
@@ -119,7 +119,7 @@ final class ReviewCommand {
 
   /**
    * "Without a terminal, review lists each pending proposal (id, destination, byte length, SHA-256)
-   * and approves nothing" (approvals issue).
+   * and approves nothing" (docs/approvals.md).
    */
   private static ExitCode list(
       List<Recorded> pending,

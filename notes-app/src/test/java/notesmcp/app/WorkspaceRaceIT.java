@@ -19,14 +19,15 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * CONTRACT §3: the checks hold "for the file actually opened ... another local process renaming or
- * exchanging files in the workspace at any moment can make a read fail, but never return bytes of a
- * file that is not a single-link regular note, and never make a call wait on a FIFO or device"
- * (issue 8, defects 1 and 2). While a client pipelines {@code read_note notes.txt} to the real
- * executable, a second process ({@code swapper.c}, built here with gcc) changes what {@code
- * notes.txt} is as fast as it can: exchanged atomically with a hard link to a secret file outside
- * the workspace, or with a FIFO nobody writes, or replaced by plain renames in turn with a regular
- * file, a symbolic link and a hard link to the secret, and a directory.
+ * docs/behaviour.md, "Tools": the checks hold "for the file actually opened ... another local
+ * process renaming or exchanging files in the workspace at any moment can make a read fail, but
+ * never return bytes of a file that is not a single-link regular note, and never make a call wait
+ * on a FIFO or device" (README, "Reading notes while other processes change the workspace"). While
+ * a client pipelines {@code read_note notes.txt} to the real executable, a second process ({@code
+ * swapper.c}, built here with gcc) changes what {@code notes.txt} is as fast as it can: exchanged
+ * atomically with a hard link to a secret file outside the workspace, or with a FIFO nobody writes,
+ * or replaced by plain renames in turn with a regular file, a symbolic link and a hard link to the
+ * secret, and a directory.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class WorkspaceRaceIT {

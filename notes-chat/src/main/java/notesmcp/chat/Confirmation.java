@@ -15,7 +15,7 @@ import notesmcp.text.TerminalText;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A person's yes before a call that is not read-only is sent (issue 11, point 3): asked on the
+ * A person's yes before a call that is not read-only is sent (docs/chat.md): asked on the
  * controlling terminal ({@code /dev/tty}, never stdin, which carries the conversation), showing the
  * exact tool and arguments (for {@code propose_note}: the destination and the content) rendered
  * inertly as {@code notes-mcp review} renders a proposal. "Only {@code yes} confirms." "With no

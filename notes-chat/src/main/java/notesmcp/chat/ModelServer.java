@@ -38,7 +38,7 @@ import java.util.concurrent.TimeoutException;
 import notesmcp.text.TerminalText;
 
 /**
- * The model server, through LangChain4j's provider modules (issue 11, point 2): Ollama's {@code
+ * The model server, through LangChain4j's provider modules (docs/chat.md): Ollama's {@code
  * /api/chat} or an OpenAI-compatible {@code /chat/completions}. "An unreachable model server ... is
  * a clear error and exit 4, never a hang": connecting has its own short timeout, each model call
  * the {@code -model-timeout}, and a call is also abandoned by this class when that passes (plus a

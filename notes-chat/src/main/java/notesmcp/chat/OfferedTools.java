@@ -15,9 +15,9 @@ import notesmcp.text.TerminalText;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The tools the model is offered: exactly those the server listed (issue 11, point 3), each with
- * its {@code inputSchema} passed on as the server wrote it, so the {@code enum} of note names
- * reaches the model.
+ * The tools the model is offered: exactly those the server listed (docs/chat.md), each with its
+ * {@code inputSchema} passed on as the server wrote it, so the {@code enum} of note names reaches
+ * the model.
  *
  * <p>LangChain4j 1.11 takes a tool's parameters as a {@code JsonObjectSchema}; each property's
  * schema goes in as a {@link JsonRawSchema}, which the providers write out unchanged (type, enum,

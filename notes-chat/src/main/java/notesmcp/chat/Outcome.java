@@ -5,7 +5,7 @@ import notesmcp.text.TerminalText;
 
 /**
  * What became of one tool request from the model. Each kind is told to the model as itself, in the
- * tool message tied to the request (issue 11, point 1): "protocol errors, tool refusals ({@code
+ * tool message tied to the request (docs/chat.md): "protocol errors, tool refusals ({@code
  * isError}) and transport failures are told to the model as three different things, never as
  * success", and a request the host did not send says so. {@link #forModel} is that message; {@link
  * #forLog} is the host's line about it on stderr, which never repeats a result's data.

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A note that tries to take over (issue 11, point 4) can at most make the model ask for {@code
+ * A note that tries to take over (docs/chat.md) can at most make the model ask for {@code
  * propose_note}, and then the host's rule holds (point 3): without a terminal nothing is sent; on a
  * terminal only {@code yes} sends it, after the exact call was shown inertly; the proposal then
  * waits for {@code notes-mcp review}, and no file is written in the workspace.

@@ -22,12 +22,12 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A model server for the tests, on loopback, that speaks both wire formats the chat uses (issue 11,
- * point 6): Ollama's {@code GET /api/tags} and {@code POST /api/chat}, and the OpenAI-compatible
- * {@code GET /v1/models} and {@code POST /v1/chat/completions}, with tool calls. Each chat request
- * is recorded as received and answered by the next scripted {@link Step}, which may look at the
- * request (a tool message's content, say) to decide. A request past the end of the script is
- * answered HTTP 500, so a test that expected fewer calls fails with a reason.
+ * A model server for the tests, on loopback, that speaks both wire formats the chat uses
+ * (docs/chat.md): Ollama's {@code GET /api/tags} and {@code POST /api/chat}, and the
+ * OpenAI-compatible {@code GET /v1/models} and {@code POST /v1/chat/completions}, with tool calls.
+ * Each chat request is recorded as received and answered by the next scripted {@link Step}, which
+ * may look at the request (a tool message's content, say) to decide. A request past the end of the
+ * script is answered HTTP 500, so a test that expected fewer calls fails with a reason.
  */
 final class ScriptedModel implements AutoCloseable {
   static final ObjectMapper JSON = JsonMapper.builder().build();

@@ -30,8 +30,8 @@ import tools.jackson.databind.node.ObjectNode;
  * wait, then terminate, then kill.
  *
  * <p>"Every client operation, including writing a large request to a server that stopped reading
- * and closing a server that ignores stdin, is bounded by the deadline" (CONTRACT §5). Threads and
- * what each may block on:
+ * and closing a server that ignores stdin, is bounded by the deadline" (docs/behaviour.md,
+ * "Limits"). Threads and what each may block on:
  *
  * <ul>
  *   <li>callers of {@link #request}: wait for room in the input queue and then for the reply, both

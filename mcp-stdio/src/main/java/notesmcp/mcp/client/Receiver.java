@@ -25,7 +25,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * The client's side of a server's stdout: one thread, "notes-mcp client reader", reads it line by
  * line until it ends and hands each response to the request waiting for it, by id. It never writes
  * and never waits for room: its answers to the server's own requests go through {@link
- * Sender#offer} and are dropped when the server does not read them (issue 8, defect 7). It also
+ * Sender#offer} and are dropped when the server does not read them (HostileServerIT). It also
  * issues the request ids, so that it can tell a response to an id never sent (a {@link
  * Connection.Violation}) from a late answer to a request that gave up (ignored).
  *

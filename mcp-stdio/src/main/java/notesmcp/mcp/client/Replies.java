@@ -11,7 +11,7 @@ import tools.jackson.databind.JsonNode;
  * Checks a server's results against the official schema (2026-07-28 and 2025-11-25) for every
  * member this client reads, before it reads them: "a server reply of the wrong shape (versions that
  * are not strings, resultType not a string, content not an array, isError not a boolean, ...) is a
- * protocol error" (CONTRACT §5; issue 8, defect 8). Each failure is a {@link Session.Incompatible}
+ * protocol error" (docs/behaviour.md, "Limits"). Each failure is a {@link Session.Incompatible}
  * whose message names the method, the member and what was there instead. Members the client does
  * not read (capabilities, ttlMs, annotations, ...) are left to the server. Stateless.
  */

@@ -10,9 +10,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The client's one way into a server's stdin. One thread, "notes-mcp client writer", owns the
  * stream and writes queued lines; no other thread ever writes, flushes or closes it, so no other
- * thread can be stuck in a write when the server stops reading (issue 8, defect 7). Requesters
- * queue with a deadline and then wait for their reply with the rest of it; the reader thread queues
- * its answers to the server's requests without waiting and drops them when there is no room; {@link
+ * thread can be stuck in a write when the server stops reading (HostileServerIT). Requesters queue
+ * with a deadline and then wait for their reply with the rest of it; the reader thread queues its
+ * answers to the server's requests without waiting and drops them when there is no room; {@link
  * #close} asks the writer to close the stream after what is queued and returns at once.
  *
  * <p>The queue is bounded ({@value #CAPACITY} lines) and so is each line the reader thread may

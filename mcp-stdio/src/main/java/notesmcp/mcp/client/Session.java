@@ -28,10 +28,10 @@ import tools.jackson.databind.util.RawValue;
  *
  * <p>Every result is checked against the schema for what this client reads ({@link Replies}) before
  * it is read; a reply of the wrong shape is {@link Incompatible}, like an unsupported version
- * (CONTRACT §5). Failures come in three kinds: {@link IOException} (the server is gone, or missed
- * the deadline: {@link Connection.Timeout}), {@link RpcException} (it answered with a JSON-RPC
- * error), {@link Incompatible} (it broke the protocol or speaks no version this client does). Not
- * thread-safe.
+ * (docs/behaviour.md, "Limits"). Failures come in three kinds: {@link IOException} (the server is
+ * gone, or missed the deadline: {@link Connection.Timeout}), {@link RpcException} (it answered with
+ * a JSON-RPC error), {@link Incompatible} (it broke the protocol or speaks no version this client
+ * does). Not thread-safe.
  */
 public final class Session {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -320,7 +320,8 @@ public final class Session {
    * How long each step of closing a server may wait when {@code left} of the deadline remains: the
    * time left, but at least {@link #LEAST_CLOSE_GRACE} and at most {@link #CLOSE_GRACE}. So closing
    * a server that ignores its input and SIGTERM adds well under a second to a deadline already
-   * spent (CONTRACT §5: "closing a server that ignores stdin, is bounded by the deadline").
+   * spent (docs/behaviour.md, "Limits": "closing a server that ignores stdin, is bounded by the
+   * deadline").
    */
   public static Duration closeGrace(Duration left) {
     if (left.compareTo(LEAST_CLOSE_GRACE) < 0) {

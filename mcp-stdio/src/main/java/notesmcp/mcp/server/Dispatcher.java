@@ -24,13 +24,14 @@ import tools.jackson.databind.node.ObjectNode;
  * _meta is served statelessly according to this revision. An initialize request selects legacy
  * semantics, scoped to the stdio process").
  *
- * <p>Checks run in CONTRACT §4's order: the method ({@code -32601}), the {@code _meta} fields
+ * <p>Checks run in docs/protocol.md's order: the method ({@code -32601}), the {@code _meta} fields
  * ({@code -32602}), the version ({@code -32022}), then the method's own params.
  *
  * <p>{@link #reply} is where a request's outcome becomes its reply: a result, or an error reply
  * built by {@link ProtocolErrors#reply}, the one builder of every error reply the server sends. A
  * bug (any other exception) is logged with its stack trace on stderr and answered {@code -32603}
- * with a fixed text: no class name, cause or trace ever reaches the wire (STYLE §4).
+ * with a fixed text: no class name, cause or trace ever reaches the wire (docs/design.md, "Errors:
+ * three outcomes, plus bugs").
  *
  * <p>Called by whichever server thread answers a request, several at once when calls are slow (see
  * CONCURRENCY.md); its only state is the negotiated legacy version and the legacy client's
@@ -195,7 +196,7 @@ final class Dispatcher {
       throw ProtocolErrors.invalidParams("Invalid params: tools/call needs a string \"name\"");
     }
     // "arguments" reaches the tool as the exact text received; present but not an object fails
-    // the CallToolRequest schema itself (CONTRACT §3).
+    // the CallToolRequest schema itself (docs/behaviour.md, "Tools").
     RawMember arguments = request.raw();
     if (arguments instanceof RawMember.NotAnObject) {
       throw ProtocolErrors.invalidParams(

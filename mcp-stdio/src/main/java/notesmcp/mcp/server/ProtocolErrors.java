@@ -13,8 +13,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Every protocol error the server answers with, and {@link #reply}, the one place an error reply is
  * built. Each text names what was wrong and the value, from our own words and the client's input
- * only: never an exception's class name, cause chain or stack trace (STYLE §4; the details of a bug
- * go to stderr).
+ * only: never an exception's class name, cause chain or stack trace (docs/design.md, "Errors: three
+ * outcomes, plus bugs"; the details of a bug go to stderr).
  */
 final class ProtocolErrors {
   private ProtocolErrors() {}
@@ -50,7 +50,7 @@ final class ProtocolErrors {
             data));
   }
 
-  /** CONTRACT §5: "one line on stdin | 1 MiB of bytes | -32600". */
+  /** docs/behaviour.md, "Limits": "one line on stdin | 1 MiB of bytes | -32600". */
   static ErrorObject lineTooLong(int maxLineBytes) {
     return new ErrorObject(
         ErrorCodes.INVALID_REQUEST, "Invalid Request: line longer than " + maxLineBytes + " bytes");
@@ -61,7 +61,7 @@ final class ProtocolErrors {
         ErrorCodes.INVALID_REQUEST, "Invalid Request: id " + id + " is already in flight");
   }
 
-  /** CONTRACT §5: only when the bound is full of calls still being worked on. */
+  /** docs/behaviour.md, "Limits": only when the bound is full of calls still being worked on. */
   static ErrorObject overloaded(int maxInFlight) {
     return new ErrorObject(
         ErrorCodes.OVERLOADED,

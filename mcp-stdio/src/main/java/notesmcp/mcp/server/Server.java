@@ -40,11 +40,11 @@ import tools.jackson.databind.JsonNode;
  * answer or write takes longer than 20 ms loses the lead to the next thread (started on demand), so
  * stdin keeps being read while calls are slow.
  *
- * <p>Bounds (CONTRACT §5): at most {@code maxInFlight} requests are admitted and not yet answered;
- * a request that finds no room within {@code admissionWait}, because that many calls are still
- * being worked on, is answered {@code -32000}. A reply counts as answered once it waits in the
- * outbox: replies a slow client has not read never take room. Instead, while more than {@code
- * maxPendingBytes} of replies wait, stdin is not read (back-pressure, not refusal).
+ * <p>Bounds (docs/behaviour.md, "Limits"): at most {@code maxInFlight} requests are admitted and
+ * not yet answered; a request that finds no room within {@code admissionWait}, because that many
+ * calls are still being worked on, is answered {@code -32000}. A reply counts as answered once it
+ * waits in the outbox: replies a slow client has not read never take room. Instead, while more than
+ * {@code maxPendingBytes} of replies wait, stdin is not read (back-pressure, not refusal).
  *
  * <p>On end of input, every admitted request is answered and {@link #serve} returns once the
  * replies are written, or once stdout has taken nothing for {@code closeGrace}.
@@ -117,7 +117,7 @@ public final class Server {
     inputEnded.await();
     inFlight.awaitAllAnswered();
     // "Stdin closing ends it once admitted work is answered or, if stdout is blocked, within a
-    // bounded grace period" (CONTRACT §5).
+    // bounded grace period" (docs/behaviour.md, "Limits").
     if (!outbox.awaitWritten(options.closeGrace(), Duration.ofDays(1))) {
       log.println(
           "notes-mcp: stdout takes nothing; "
@@ -230,7 +230,7 @@ public final class Server {
   private InFlight.Work next() {
     LineReader.Result result;
     try {
-      // "the server stops reading stdin until they can be written" (CONTRACT §5)
+      // "the server stops reading stdin until they can be written" (docs/behaviour.md, "Limits")
       outbox.awaitRoom(options.maxPendingBytes());
       result = outbox.isBroken() ? LineReader.Result.END : lines.next();
     } catch (IOException e) {

@@ -150,7 +150,7 @@ class ConnectionTest {
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
   }
 
-  // --- issue 8, defect 7: every client operation is under the deadline ---
+  // --- every client operation is under the deadline ---
 
   @Test
   void aLargeRequestToAServerThatDoesNotReadFailsAtItsDeadline() throws Exception {
@@ -216,7 +216,7 @@ class ConnectionTest {
     connection.close(GRACE);
   }
 
-  // --- issue 8, defect 8: replies the client never asked for are protocol violations ---
+  // --- replies the client never asked for are protocol violations ---
 
   @Test
   void aResponseToAnIdNeverSentIsAViolation() throws Exception {

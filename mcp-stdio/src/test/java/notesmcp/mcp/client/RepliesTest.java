@@ -12,8 +12,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The client's checks of a server's results, one schema rule at a time (CONTRACT §5: a reply of the
- * wrong shape is a protocol error whose message names the method and the member).
+ * The client's checks of a server's results, one schema rule at a time (docs/behaviour.md,
+ * "Limits": a reply of the wrong shape is a protocol error whose message names the method and the
+ * member).
  */
 class RepliesTest {
   private static final JsonMapper JSON = JsonMapper.builder().build();

@@ -235,7 +235,7 @@ class SessionTest {
     session.close(GRACE);
   }
 
-  // --- issue 8, defect 8: a reply of the wrong shape is Incompatible, and the server is closed ---
+  // --- a reply of the wrong shape is Incompatible, and the server is closed ---
 
   static Stream<Arguments> wrongShapes() {
     String call = "{\"resultType\":\"complete\",";

@@ -262,7 +262,7 @@ class ServerTest {
         .contains("java.lang.IllegalStateException: the fake tool failed\n\tat ");
   }
 
-  // --- CONTRACT §4: checks in order, the first failure answers ---
+  // --- docs/protocol.md: checks in order, the first failure answers ---
 
   static Stream<Arguments> firstFailureAnswers() {
     String noVersion = "{\"_meta\":{\"io.modelcontextprotocol/clientCapabilities\":{}}}";
