@@ -195,6 +195,15 @@ final class ConfigCommand {
           path.add(edit.key());
           return JsonSplice.addStrings(text, edit.flavor(), path, values);
         }
+      case OWN:
+        {
+          String own = (String) edit.value();
+          if (text == null || text.isBlank() || text.equals(own) || replace) {
+            return own;
+          }
+          throw new JsonSplice.Refused(
+              "exists and differs from " + edit.says() + " that config would write", true);
+        }
       case TOML:
         {
           @SuppressWarnings("unchecked")
@@ -221,6 +230,8 @@ final class ConfigCommand {
               + edit.key()
               + ")";
         }
+      case OWN:
+        return edit.says();
       default:
         return "the MCP server \"" + edit.key() + "\" (" + edit.says() + ")";
     }

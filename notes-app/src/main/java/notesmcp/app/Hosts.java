@@ -31,7 +31,9 @@ final class Hosts {
     /** Adds strings missing from an array (a host's allow or ask list). */
     LIST,
     /** Appends the server's TOML tables (Codex). */
-    TOML
+    TOML,
+    /** A whole file of our own (Gemini CLI's policy file for the server): its text. */
+    OWN
   }
 
   /**
@@ -62,14 +64,7 @@ final class Hosts {
         return TomlTables.tables(List.of("mcp_servers", server.name), codex(server))
             .stripTrailing();
       case "gemini":
-        {
-          Map<String, Object> settings = members("mcpServers", server.name, untrusted(server));
-          Map<String, Object> tools = new LinkedHashMap<>();
-          tools.put("allowed", toolNames("mcp_" + server.name + "_", HostTools.READ_ONLY));
-          tools.put("confirmationRequired", toolNames("mcp_" + server.name + "_", HostTools.ASKED));
-          settings.put("tools", tools);
-          return json(settings);
-        }
+        return json(members("mcpServers", server.name, untrusted(server)));
       case "qwen":
         {
           Map<String, Object> settings = members("mcpServers", server.name, untrusted(server));
@@ -158,26 +153,23 @@ final class Hosts {
         break;
       case "gemini":
         {
-          Path file = dir(env, "GEMINI_CLI_HOME", home).resolve(".gemini/settings.json");
-          String prefix = "mcp_" + name + "_";
+          Path dir = dir(env, "GEMINI_CLI_HOME", home).resolve(".gemini");
           edits.add(
-              list(
-                  file,
+              new Edit(
+                  dir.resolve("policies/notes-mcp-" + name + ".toml"),
+                  Kind.OWN,
+                  null,
+                  List.of(),
+                  name,
+                  geminiPolicy(name),
+                  "the rules for the MCP server \"" + name + "\""));
+          edits.add(
+              server(
+                  dir.resolve("settings.json"),
                   JsonSplice.Flavor.COMMENTS,
-                  "tools",
-                  "allowed",
-                  toolNames(prefix, HostTools.READ_ONLY),
-                  "allowed without asking"));
-          edits.add(
-              list(
-                  file,
-                  JsonSplice.Flavor.COMMENTS,
-                  "tools",
-                  "confirmationRequired",
-                  toolNames(prefix, HostTools.ASKED),
-                  "always asked"));
-          edits.add(
-              server(file, JsonSplice.Flavor.COMMENTS, "mcpServers", name, untrusted(server)));
+                  "mcpServers",
+                  name,
+                  untrusted(server)));
           break;
         }
       case "qwen":
@@ -263,6 +255,35 @@ final class Hosts {
     }
     entry.put("tools", tools);
     return entry;
+  }
+
+  /**
+   * Gemini CLI's policy engine (a TOML file in its user policies folder): the read-only tools
+   * allowed, the others always asked ({@code ask_user}, which headless runs refuse).
+   */
+  static String geminiPolicy(String name) {
+    String prefix = "mcp_" + name + "_";
+    return "# Written by notes-mcp config --install: the MCP server \""
+        + name
+        + "\" runs its read-only\n"
+        + "# tools without asking; its other tools are always asked. Replaced by --install --replace.\n"
+        + rule(name, toolNames(prefix, HostTools.READ_ONLY), "allow")
+        + "\n"
+        + rule(name, toolNames(prefix, HostTools.ASKED), "ask_user");
+  }
+
+  private static String rule(String name, List<String> tools, String decision) {
+    List<String> quoted = new ArrayList<>();
+    for (String tool : tools) {
+      quoted.add(TomlTables.string(tool));
+    }
+    return "[[rule]]\nmcpName = "
+        + TomlTables.string(name)
+        + "\ntoolName = ["
+        + String.join(", ", quoted)
+        + "]\ndecision = \""
+        + decision
+        + "\"\npriority = 500\n";
   }
 
   /** Claude Code and Qwen Code name a server's tools {@code mcp__SERVER__TOOL}. */

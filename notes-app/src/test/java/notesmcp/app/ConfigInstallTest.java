@@ -513,10 +513,21 @@ class ConfigInstallTest {
     assertThat(JsonSplice.parse(Files.readString(gemini), JsonSplice.Flavor.COMMENTS).toString())
         .isEqualTo(
             "{\"mcpServers\":{\"notes\":{\"command\":\"/opt/notes-mcp/bin/notes-mcp\",\"args\":"
-                + "[\"-serve\",\"-root\",\"/home/me/notes\"],\"trust\":false}},\"tools\":{"
-                + "\"confirmationRequired\":[\"mcp_notes_propose_note\",\"mcp_notes_propose_edit\"],"
-                + "\"allowed\":[\"mcp_notes_list_notes\",\"mcp_notes_read_note\","
-                + "\"mcp_notes_search_notes\",\"mcp_notes_proposal_status\"]},\"ui\":{\"theme\":\"x\"}}");
+                + "[\"-serve\",\"-root\",\"/home/me/notes\"],\"trust\":false}},\"ui\":{\"theme\":\"x\"}}");
+    assertThat(
+            TomlTables.parse(
+                    Files.readString(home.resolve(".gemini/policies/notes-mcp-notes.toml")))
+                .toString())
+        .isEqualTo(
+            "{\"rule\":[{\"mcpName\":\"notes\",\"toolName\":[\"mcp_notes_list_notes\","
+                + "\"mcp_notes_read_note\",\"mcp_notes_search_notes\",\"mcp_notes_proposal_status\"],"
+                + "\"decision\":\"allow\",\"priority\":500},{\"mcpName\":\"notes\",\"toolName\":"
+                + "[\"mcp_notes_propose_note\",\"mcp_notes_propose_edit\"],\"decision\":\"ask_user\","
+                + "\"priority\":500}]}");
+    assertThat(
+            PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(home.resolve(".gemini/policies"))))
+        .isEqualTo("rwx------");
     assertThat(Files.readString(gemini)).contains("  // theme\n  \"ui\": {\"theme\": \"x\"}\n}\n");
     assertThat(
             JsonSplice.parse(
