@@ -230,6 +230,30 @@ class ConfigInstallTest {
   }
 
   @Test
+  void aServersObjectGivenTwiceOrADocumentThatIsNoObjectIsRefused() throws IOException {
+    Files.createDirectories(desktop().getParent());
+    for (String before :
+        List.of(
+            "{\"mcpServers\": {}, \"mcpServers\": {\"a\": {}}}", "[]", "{\"mcpServers\": []}")) {
+      Files.writeString(desktop(), before);
+
+      assertThat(install("claude-desktop", false)).as(before).isEqualTo(ExitCode.USAGE);
+
+      assertThat(Files.readString(desktop())).isEqualTo(before);
+    }
+    assertThat(err())
+        .isEqualTo(
+            "notes-mcp: " + desktop() + " mcpServers is not a JSON object; nothing was written\n");
+    Files.writeString(desktop(), "{\"mcpServers\": {}, \"mcpServers\": {\"a\": {}}}");
+    install("claude-desktop", false);
+    assertThat(err())
+        .isEqualTo(
+            "notes-mcp: "
+                + desktop()
+                + " has \"mcpServers\" twice; remove one by hand first; nothing was written\n");
+  }
+
+  @Test
   void commentsAreRefusedWhereTheHostReadsPlainJson() throws IOException {
     String before = "{\n  // mine\n  \"mcpServers\": {}\n}\n";
     Files.createDirectories(desktop().getParent());
