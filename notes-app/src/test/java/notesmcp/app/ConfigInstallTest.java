@@ -338,6 +338,53 @@ class ConfigInstallTest {
                 + " run config without --install and paste the entry into the file it links to\n");
   }
 
+  /**
+   * A hostile local process swaps the file for a link to another file, back and forth, as fast as
+   * it can while installs run: whatever each install answers, the link's target is never written.
+   */
+  @Test
+  void aFileSwappedForALinkWhileInstallingNeverGetsItsTargetWritten() throws Exception {
+    Path target = Files.writeString(home.resolve("precious.json"), "{\"mine\": true}\n");
+    Files.createDirectories(desktop().getParent());
+    Path link = desktop().resolveSibling("link");
+    Path plain = desktop().resolveSibling("plain");
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicLong swaps = new java.util.concurrent.atomic.AtomicLong();
+    Thread swapper =
+        new Thread(
+            () -> {
+              while (!stop.get()) {
+                try {
+                  Files.deleteIfExists(link);
+                  Files.createSymbolicLink(link, target);
+                  Files.move(link, desktop(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                  Files.writeString(plain, "{}\n");
+                  Files.move(plain, desktop(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                  swaps.incrementAndGet();
+                } catch (IOException e) {
+                  // a name taken by the other side for a moment; try again
+                }
+              }
+            });
+    Files.writeString(desktop(), "{}\n");
+    swapper.start();
+    int installs = 0;
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+    try {
+      while (System.nanoTime() < end) {
+        install("claude-desktop", true);
+        installs++;
+        assertThat(Files.readString(target)).isEqualTo("{\"mine\": true}\n");
+      }
+    } finally {
+      stop.set(true);
+      swapper.join();
+    }
+    assertThat(Files.readString(target)).isEqualTo("{\"mine\": true}\n");
+    assertThat(installs).isGreaterThan(10);
+    assertThat(swaps.get()).isGreaterThan(10);
+  }
+
   @Test
   void anUnwritableFolderIsRefusedAndTheFileIsUntouched() throws Exception {
     Path codex = Files.createDirectories(home.resolve(".codex"));
