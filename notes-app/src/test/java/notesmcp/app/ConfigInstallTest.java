@@ -348,7 +348,8 @@ class ConfigInstallTest {
     Files.createDirectories(desktop().getParent());
     Path link = desktop().resolveSibling("link");
     Path plain = desktop().resolveSibling("plain");
-    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicBoolean stop =
+        new java.util.concurrent.atomic.AtomicBoolean();
     java.util.concurrent.atomic.AtomicLong swaps = new java.util.concurrent.atomic.AtomicLong();
     Thread swapper =
         new Thread(
