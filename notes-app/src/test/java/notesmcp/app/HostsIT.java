@@ -338,10 +338,10 @@ class HostsIT {
       for (String line : Files.readAllLines(log)) {
         JsonNode entry = WireServer.JSON.readTree(line);
         JsonNode result = entry.path("result");
-        // Hosts send a result as text, or as a list of text blocks; keep the text.
-        if (!result.isString()) {
-          ((tools.jackson.databind.node.ObjectNode) entry).put("result", result.toString());
-        }
+        // Hosts send a result as text, or as text blocks, or wrapped in JSON of their own: keep
+        // the text, unescaped once, so that the server's own JSON reads as it wrote it.
+        String text = result.isString() ? result.asString() : result.toString();
+        ((tools.jackson.databind.node.ObjectNode) entry).put("result", text.replace("\\\"", "\""));
         entries.add(entry);
       }
       return entries;
