@@ -23,8 +23,9 @@ import tools.jackson.core.json.JsonFactory;
  * and a value either as the next word or after {@code =}: {@code -root W}, {@code --root W}, {@code
  * --root=W}. The word {@code review} selects the review mode: {@code notes-mcp review -root W
  * -proposals DIR [--approve ID --sha256 HEX | --reject ID]}, "single- and double-dash spellings
- * both work, in any order" (approvals issue). The word {@code config} prints a host's configuration
- * entry: {@code notes-mcp config -root W [-host NAME]} (issue 10).
+ * both work, in any order" (docs/approvals.md). The word {@code config} prints a host's
+ * configuration entry: {@code notes-mcp config -root W [-host NAME] [--install]} (README, "Using it
+ * from a host").
  */
 record Options(
     Mode mode,
@@ -40,7 +41,10 @@ record Options(
     String sha256,
     String reject,
     boolean verbose,
-    String host) {
+    String host,
+    boolean install,
+    boolean replace,
+    String name) {
 
   enum Mode {
     HELP,
@@ -56,7 +60,7 @@ record Options(
 
   /** Flags that take no value. */
   private static final Set<String> SWITCHES =
-      Set.of("help", "h", "version", "serve", "v", "verbose");
+      Set.of("help", "h", "version", "serve", "v", "verbose", "install", "replace");
 
   /** Flags that take a value. */
   private static final Set<String> VALUED =
@@ -72,7 +76,8 @@ record Options(
           "approve",
           "sha256",
           "reject",
-          "host");
+          "host",
+          "name");
 
   static Options parse(List<String> args) throws UsageException {
     boolean serve = false;
@@ -93,6 +98,9 @@ record Options(
     String sha256 = null;
     String reject = null;
     boolean verbose = false;
+    boolean install = false;
+    boolean replace = false;
+    String name = null;
     for (int i = 0; i < args.size(); i++) {
       String word = args.get(i);
       if (word.equals("review") && !review && !config) {
@@ -125,6 +133,9 @@ record Options(
         case "sha256" -> sha256 = sha256(flag.value);
         case "reject" -> reject = flag.value;
         case "host" -> host = flag.value;
+        case "install" -> install = true;
+        case "replace" -> replace = true;
+        case "name" -> name = flag.value;
         default -> throw new AssertionError(flag.name);
       }
     }
@@ -149,7 +160,10 @@ record Options(
             sha256,
             reject,
             verbose,
-            host);
+            host,
+            install,
+            replace,
+            name);
     if (review) {
       return parsed.forReview(serve);
     }
@@ -159,8 +173,9 @@ record Options(
     if (approve != null || sha256 != null || reject != null) {
       throw new UsageException("--approve, --sha256 and --reject go with the review command only");
     }
-    if (host != null) {
-      throw new UsageException("-host goes with the config command only");
+    if (host != null || install || replace || name != null) {
+      throw new UsageException(
+          "-host, --install, --replace and --name go with the config command only");
     }
     return serve ? parsed.forServe() : parsed.forClient();
   }
@@ -170,7 +185,14 @@ record Options(
   }
 
   private Options forReview(boolean serve) throws UsageException {
-    if (serve || hasClientFlags() || policyFile != null || maxCalls != null || host != null) {
+    if (serve
+        || hasClientFlags()
+        || policyFile != null
+        || maxCalls != null
+        || host != null
+        || install
+        || replace
+        || name != null) {
       throw new UsageException(
           "review takes only -root, -proposals, and --approve ID --sha256 HEX or --reject ID");
     }
@@ -191,13 +213,20 @@ record Options(
   private Options forConfig(boolean serve) throws UsageException {
     if (serve
         || hasClientFlags()
-        || policyFile != null
         || maxCalls != null
-        || proposals != null
         || approve != null
         || sha256 != null
         || reject != null) {
-      throw new UsageException("config takes only -root PATH and -host NAME");
+      throw new UsageException(
+          "config takes only -root PATH, -host NAME, -policy FILE, -proposals DIR, --name NAME,"
+              + " --install and --replace");
+    }
+    if (replace && !install) {
+      throw new UsageException("--replace goes with --install");
+    }
+    if (name != null && !name.matches(ConfigCommand.NAME_RULE)) {
+      throw new UsageException(
+          "--name takes 1 to 64 letters, digits, '-' or '_', not \"" + name + "\"");
     }
     if (root == null) {
       throw new UsageException("config needs -root PATH, the workspace folder the host will serve");
@@ -216,15 +245,18 @@ record Options(
         null,
         null,
         null,
+        policyFile,
         null,
         null,
-        null,
-        null,
+        proposals,
         null,
         null,
         null,
         false,
-        named);
+        named,
+        install,
+        replace,
+        name);
   }
 
   private Options forServe() throws UsageException {
@@ -265,16 +297,20 @@ record Options(
         sha256,
         reject,
         verbose,
-        host);
+        host,
+        install,
+        replace,
+        name);
   }
 
   private static Options only(Mode mode) {
     return new Options(
-        mode, null, null, null, null, null, null, null, null, null, null, null, false, null);
+        mode, null, null, null, null, null, null, null, null, null, null, null, false, null, false,
+        false, null);
   }
 
   /**
-   * "--sha256 takes the full 64 hex digits (either case), never a prefix" (approvals issue). Only
+   * "--sha256 takes the full 64 hex digits (either case), never a prefix" (docs/approvals.md). Only
    * the form is checked here; whether it is the proposal's is the approval's to decide.
    */
   private static String sha256(String text) throws UsageException {

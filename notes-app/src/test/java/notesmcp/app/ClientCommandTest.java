@@ -307,6 +307,9 @@ class ClientCommandTest {
             null,
             null,
             false,
+            null,
+            false,
+            false,
             null);
 
     assertThat(ClientCommand.run(broken, new PrintStream(out, true, StandardCharsets.UTF_8), err))
