@@ -64,10 +64,6 @@ final class ClientCommand {
             ? CommandLine.split(options.serverCommand())
             : OwnServer.command(
                 options.root(), options.policyFile(), options.maxCalls(), options.proposals());
-    if (command.isEmpty()) {
-      err.println("notes-mcp: -server-command is empty");
-      return ExitCode.USAGE;
-    }
     StderrTail stderr = new StderrTail(options.verbose() ? err : null);
     Servers servers = new Servers(command, stderr, err);
     Session session = null;

@@ -95,10 +95,6 @@ public final class Chat {
             ? CommandLine.split(options.serverCommand())
             : OwnServer.command(
                 options.root(), options.policyFile(), options.maxCalls(), options.proposals());
-    if (command.isEmpty()) {
-      err.println("notes-mcp chat: -server-command is empty");
-      return ExitCode.USAGE.code;
-    }
     // What the server and our client say about it reaches the terminal only rendered inertly.
     PrintStream clientLog = new InertLines(err, "").printStream();
     List<Thread> relays = new ArrayList<>();

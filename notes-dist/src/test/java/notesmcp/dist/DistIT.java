@@ -73,7 +73,7 @@ class DistIT {
     workspace = root.toRealPath();
     // A PATH with the few programs the launcher uses, and no java.
     bin = Files.createDirectory(dir.resolve("bin"));
-    for (String tool : List.of("bash", "readlink", "flock", "mkdir", "mv", "rm")) {
+    for (String tool : List.of("bash", "readlink", "flock", "mkdir", "mv", "rm", "find", "chmod")) {
       Files.createSymbolicLink(bin.resolve(tool), system(tool));
     }
   }
@@ -112,6 +112,82 @@ class DistIT {
       assertThat(executable.getParent().getParent().resolve("lib/runtime/bin/java")).isExecutable();
     }
     assertThat(bin.resolve("java")).doesNotExist();
+  }
+
+  /** Whatever the umask of the build, nobody but the owner can change what a package unpacks. */
+  @Test
+  void eachArchiveHoldsNothingThatGroupOrOthersCanWrite() throws Exception {
+    List<String> lines = new ArrayList<>();
+    lines.addAll(List.of(exec(List.of("tar", "-tvzf", tar.toString())).split("\n")));
+    lines.addAll(List.of(exec(List.of("dpkg-deb", "-c", deb.toString())).split("\n")));
+    assertThat(lines).hasSizeGreaterThan(100);
+    for (String line : lines) {
+      String mode = line.substring(0, 10);
+      if (mode.charAt(0) != 'l') {
+        assertThat(mode).as(line).matches(".....-..-.");
+      }
+    }
+  }
+
+  /**
+   * A crash of the packaged server (SIGSEGV, as a test's stand-in for one) ends it with SIGABRT
+   * after only the protocol messages already written, and leaves no crash file.
+   */
+  @Test
+  void aCrashOfThePackagedServerWritesNothingButRepliesToStdoutAndNoCrashFile() throws Exception {
+    Path cwd = Files.createDirectory(dir.resolve("crash"));
+    ProcessBuilder builder =
+        new ProcessBuilder(tarExecutable.toString(), "-serve", "-root", workspace.toString())
+            .directory(cwd.toFile())
+            .redirectError(ProcessBuilder.Redirect.DISCARD);
+    builder.environment().clear();
+    builder.environment().put("PATH", bin.toString());
+    Process process = builder.start();
+    OutputStream stdin = process.getOutputStream();
+    stdin.write(
+        ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{"
+                + META
+                + "}}\n")
+            .getBytes(StandardCharsets.UTF_8));
+    stdin.flush();
+    java.io.BufferedReader stdout =
+        new java.io.BufferedReader(
+            new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    JsonNode reply = JSON.readTree(stdout.readLine());
+
+    exec(List.of("kill", "-SEGV", Long.toString(process.pid())));
+
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).isEqualTo(134);
+    assertThat(SchemaCheck.violations(SchemaCheck.MODERN, "DiscoverResultResponse", reply))
+        .isEmpty();
+    assertThat(stdout.readLine()).as("stdout after the reply").isNull();
+    try (var files = Files.list(cwd)) {
+      assertThat(files).isEmpty();
+    }
+    assertThat(Path.of("/tmp/hs_err_pid" + process.pid() + ".log")).doesNotExist();
+  }
+
+  /** With only PATH and LANG=C, a workspace named outside ASCII: the launcher picks C.UTF-8. */
+  @ParameterizedTest
+  @ValueSource(strings = {"tar", "deb"})
+  void aNonAsciiWorkspaceWorksInALocaleWithOnlyAscii(String archive) throws Exception {
+    Path cafe = Files.createDirectories(dir.resolve("caf\u00e9-" + archive));
+    Files.writeString(cafe.resolve("notes.txt"), NOTES, StandardCharsets.UTF_8);
+    List<String> command =
+        List.of(
+            executable(archive).toString(),
+            "-root",
+            cafe.toString(),
+            "-tool",
+            "read_note",
+            "-args",
+            PATH_NOTES);
+
+    Result read = run(command, null, Map.of("LANG", "C"));
+
+    assertThat(read.exit()).as(read.err()).isZero();
+    assertThat(read.out()).contains("Monday: ship the preview.");
   }
 
   /**

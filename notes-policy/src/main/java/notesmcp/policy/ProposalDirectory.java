@@ -102,6 +102,7 @@ public final class ProposalDirectory {
     try {
       Path planned = PlannedFolder.realPathOf(dir);
       refuseInside(dir, planned, workspace);
+      Folder.bytesOf(planned, planned.toString()); // a name this JVM cannot open is refused first
       if (Files.notExists(planned, NO_FOLLOW)) {
         // Missing parents too (like mkdir -p), and each one private: nothing else goes in them.
         Files.createDirectories(
