@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -101,6 +102,26 @@ class FirstUseIT {
     assertThat(checkout.resolve("interop")).doesNotExist();
   }
 
+  /**
+   * Under umask 000, the first-use builds, the start-up cache and their locks leave nothing that
+   * another user could change: the jar is code this user runs (docs/packaging.md, "The start-up
+   * cache").
+   */
+  @Test
+  void underUmask000TheFirstUseBuildLeavesNothingThatOthersCanWrite() throws Exception {
+    assertThat(firstUse.exit()).as(firstUse.err()).isZero();
+    assertThat(chatFirstUse.exit()).as(chatFirstUse.err()).isZero();
+    assertThat(LocalUsers.ownerAndMode(checkout.resolve(".build.lock"))).endsWith(" 600");
+    Map<String, String> built = LocalUsers.ownersAndModes(checkout.resolve("notes-app/target"));
+    assertThat(built).containsKey("jvm-cache").containsKey("notes-mcp.jar").containsKey("chat");
+    for (Map.Entry<String, String> entry : built.entrySet()) {
+      Path path = checkout.resolve("notes-app/target").resolve(entry.getKey());
+      if (!Files.isSymbolicLink(path)) {
+        assertThat(entry.getValue()).as(entry.getKey()).matches("\\d+ [0-7]?[0-7][0145][0145]");
+      }
+    }
+  }
+
   @Test
   void theChatModesFirstUseBuildsItFromTheSourcesAlone() {
     assertThat(chatFirstUse.exit()).as(chatFirstUse.err()).isZero();
@@ -149,8 +170,11 @@ class FirstUseIT {
     }
   }
 
+  /** Runs the launcher under umask 000: what it and its build make must not depend on it. */
   private static ClientIT.Run run(Path launcher, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(launcher.toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of("bash", "-c", "umask 000 && exec \"$@\"", "bash", launcher.toString()));
     command.addAll(List.of(args));
     Path out = Files.createTempFile(dir, "out", ".txt");
     Path err = Files.createTempFile(dir, "err", ".txt");
