@@ -28,7 +28,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The one-shot client modes: start a server, list its tools or call one, print the answer as JSON
- * on stdout, close the server, and say with the exit code how it went (CONTRACT §2).
+ * on stdout, close the server, and say with the exit code how it went (docs/behaviour.md, "Command
+ * line").
  */
 final class ClientCommand {
   private static final String[] DEFINITION_MEMBERS = {"name", "description", "inputSchema"};
@@ -41,8 +42,8 @@ final class ClientCommand {
 
   /**
    * Runs one exchange. No exception escapes: whatever happens is one line on stderr and an exit
-   * code, never a stack trace, and never exit 1, which means "the tool refused" (issue 8, defect
-   * 8).
+   * code, never a stack trace, and never exit 1, which means "the tool refused"
+   * (ClientCommandTest).
    */
   static ExitCode run(Options options, PrintStream out, PrintStream err) {
     try {
@@ -121,9 +122,10 @@ final class ClientCommand {
   }
 
   /**
-   * The tool definitions CONTRACT §2 says the list mode prints: each tool's {@code name}, {@code
-   * description} (when the server gave one) and {@code inputSchema}, in the server's order; other
-   * members a server sends (annotations, titles, output schemas) are not part of that listing.
+   * The tool definitions the list mode prints (docs/behaviour.md, "Command line"): each tool's
+   * {@code name}, {@code description} (when the server gave one) and {@code inputSchema}, in the
+   * server's order; other members a server sends (annotations, titles, output schemas) are not part
+   * of that listing.
    */
   static ArrayNode definitions(JsonNode tools) {
     ArrayNode definitions = JsonNodeFactory.instance.arrayNode();
@@ -145,7 +147,10 @@ final class ClientCommand {
     return Session.isError(result) ? ExitCode.TOOL_ERROR : ExitCode.OK;
   }
 
-  /** The end of a failed server's stderr, so that a quiet client still says why (issue 10). */
+  /**
+   * The end of a failed server's stderr, so that a quiet client still says why (README, "Three
+   * kinds of failure").
+   */
   private static void showEnd(StderrTail stderr, PrintStream err) {
     try {
       stderr.awaitEnd(STDERR_END);

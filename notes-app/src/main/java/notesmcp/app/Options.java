@@ -16,12 +16,12 @@ import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.json.JsonFactory;
 
 /**
- * The parsed command line (CONTRACT §2). Every flag takes one or two dashes, and a value either as
- * the next word or after {@code =}: {@code -root W}, {@code --root W}, {@code --root=W}. The word
- * {@code review} selects the review mode: {@code notes-mcp review -root W -proposals DIR [--approve
- * ID --sha256 HEX | --reject ID]}, "single- and double-dash spellings both work, in any order"
- * (approvals issue). The word {@code config} prints a host's configuration entry: {@code notes-mcp
- * config -root W [-host NAME]} (issue 10).
+ * The parsed command line (docs/behaviour.md, "Command line"). Every flag takes one or two dashes,
+ * and a value either as the next word or after {@code =}: {@code -root W}, {@code --root W}, {@code
+ * --root=W}. The word {@code review} selects the review mode: {@code notes-mcp review -root W
+ * -proposals DIR [--approve ID --sha256 HEX | --reject ID]}, its flags too in either spelling and
+ * any order (docs/approvals.md). The word {@code config} prints a host's configuration entry:
+ * {@code notes-mcp config -root W [-host NAME]} (README, "Using it from a host").
  */
 record Options(
     Mode mode,
@@ -271,8 +271,9 @@ record Options(
   }
 
   /**
-   * "--sha256 takes the full 64 hex digits (either case), never a prefix" (approvals issue). Only
-   * the form is checked here; whether it is the proposal's is the approval's to decide.
+   * {@code --sha256} takes the full 64 hex digits (either case), never a prefix
+   * (docs/approvals.md). Only the form is checked here; whether it is the proposal's is the
+   * approval's to decide.
    */
   private static String sha256(String text) throws UsageException {
     if (!text.matches("[0-9a-fA-F]{64}")) {

@@ -16,8 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The client modes' exit codes (CONTRACT §2), against a stand-in server: a few lines of {@code sh}
- * that answer each request carrying an id with the next canned line ({@code EXIT:n} exits).
+ * The client modes' exit codes (docs/behaviour.md, "Command line"), against a stand-in server: a
+ * few lines of {@code sh} that answer each request carrying an id with the next canned line ({@code
+ * EXIT:n} exits).
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class ClientCommandTest {
@@ -193,7 +194,7 @@ class ClientCommandTest {
                 + System.lineSeparator());
   }
 
-  // --- issue 10: quiet about the server unless asked, yet never silent about why it failed ---
+  // --- quiet about the server unless asked, yet never silent about why it failed ---
 
   @Test
   void theServersStderrIsNotShownWhenAllGoesWell() throws IOException {

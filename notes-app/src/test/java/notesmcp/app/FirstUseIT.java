@@ -17,11 +17,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What a new user meets first (issue 10, part 5): {@code ./notes-mcp} in a checkout with no {@code
- * target/} builds the program and says so on stderr, in plain text (no terminal escape codes from
- * Maven); and a built checkout that is copied ({@code cp -a}) or moved starts without a single
- * start-up-cache warning from the JVM (the launcher sees that its cache was made for the jar at
- * another path and makes a new one).
+ * What a new user meets first (README, "Install" and "Tests"): {@code ./notes-mcp} in a checkout
+ * with no {@code target/} builds the program and says so on stderr, in plain text (no terminal
+ * escape codes from Maven); and a built checkout that is copied ({@code cp -a}) or moved starts
+ * without a single start-up-cache warning from the JVM (the launcher sees that its cache was made
+ * for the jar at another path and makes a new one).
  *
  * <p>The first-use builds ({@code --version}: notes-app; {@code chat}: notes-chat) run as on a
  * fresh machine: in a copy of the sources without the test fixtures (no {@code interop/}: a reactor

@@ -23,7 +23,7 @@ import notesmcp.mcp.Implementation;
 import notesmcp.mcp.Session;
 
 /**
- * {@code notes-mcp chat} (issue 11): the assistant host, a model loop above our MCP client. It
+ * {@code notes-mcp chat} (docs/chat.md): the assistant host, a model loop above our MCP client. It
  * starts the MCP server (ours, or {@code -server-command}), discovers it in either era, lists its
  * tools, and runs the conversation: the person's messages from stdin, one per line, until end of
  * input (exit 0); the model's answers on stdout; what the host does on stderr. Exit 2 for a usage
@@ -37,8 +37,8 @@ public final class Chat {
   static final String PROPOSE_NOTE = "propose_note";
 
   /**
-   * What the model is told before anything else (issue 11, point 4): "the system prompt says tool
-   * results are untrusted data". It never holds note content.
+   * What the model is told before anything else (README, "What the host does"): tool results are
+   * untrusted data. It never holds note content.
    */
   static final String SYSTEM_PROMPT =
       "You are a notes assistant for the user who writes the user messages. Your tools can list"

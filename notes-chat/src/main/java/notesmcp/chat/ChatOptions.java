@@ -13,10 +13,11 @@ import notesmcp.app.Flag;
 import notesmcp.app.UsageException;
 
 /**
- * The command line of {@code notes-mcp chat} (issue 11): {@code -root W [-proposals DIR] [-provider
- * ollama|openai] [-model-url URL] -model NAME [-max-tool-calls N] [-server-command CMD]}, and
- * {@code -policy}, {@code -max-calls}, {@code -timeout}, {@code -model-timeout}. Flags are written
- * as everywhere in this program: one or two dashes, a value as the next word or after {@code =}.
+ * The command line of {@code notes-mcp chat} (docs/chat.md): {@code -root W [-proposals DIR]
+ * [-provider ollama|openai] [-model-url URL] -model NAME [-max-tool-calls N] [-server-command
+ * CMD]}, and {@code -policy}, {@code -max-calls}, {@code -timeout}, {@code -model-timeout}. Flags
+ * are written as everywhere in this program: one or two dashes, a value as the next word or after
+ * {@code =}.
  */
 record ChatOptions(
     boolean help,

@@ -28,7 +28,7 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The installable packages (issue 10, part 3), unpacked without installing anything ({@code tar},
+ * The installable packages (docs/packaging.md), unpacked without installing anything ({@code tar},
  * {@code dpkg-deb -x}), their {@code bin/notes-mcp} run with no {@code java} on PATH and no
  * JAVA_HOME: discover, read, refusal, unknown tool, a server that exits 0 when stdin closes with
  * nothing but schema-valid JSON-RPC on stdout, the 2024-11-05 era, and {@code config} naming the

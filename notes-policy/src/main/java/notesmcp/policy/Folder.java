@@ -18,9 +18,10 @@ import java.nio.file.Path;
  * number could make that thread look up names in whatever the number is reused for).
  *
  * <p>{@link #open} is the one careful read of the program, used by the tools ({@link Workspace})
- * and by the review ({@link ProposalDirectory}, {@link Approvals}): CONTRACT §3, "opened without
- * following links, without blocking", with every check holding "for the file actually opened". See
- * {@link OpenedFile} for what the caller then checks. Thread-safe: immutable.
+ * and by the review ({@link ProposalDirectory}, {@link Approvals}): a file is opened without
+ * following links and without blocking, and every check holds for the file actually opened
+ * (docs/behaviour.md, "What holds against other processes"). See {@link OpenedFile} for what the
+ * caller then checks. Thread-safe: immutable.
  */
 final class Folder {
   private final int fd;
