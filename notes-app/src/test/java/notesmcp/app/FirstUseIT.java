@@ -135,9 +135,11 @@ class FirstUseIT {
   }
 
   @Test
-  void aCopiedOrMovedCheckoutStartsWithoutStartUpCacheWarnings() throws Exception {
+  void aCopiedOrMovedCheckoutInAFolderWhoseNameHoldsANewlineMakesItsCacheOnceWithoutWarnings()
+      throws Exception {
     assertThat(firstUse.exit()).as(firstUse.err()).isZero();
-    Path copy = dir.resolve("copy of checkout");
+    // A newline in the name: the launcher's record of where its cache was made is read whole.
+    Path copy = dir.resolve("copy of\ncheckout");
     exec("cp", "-a", checkout.toString(), copy.toString());
     assertStartsCleanly(copy);
     Path moved = dir.resolve("moved");

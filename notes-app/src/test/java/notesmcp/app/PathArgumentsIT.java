@@ -197,6 +197,23 @@ class PathArgumentsIT {
     assertThat(bad).exists();
   }
 
+  /** U+FFFD written as its own UTF-8 bytes is a name like any other, and is served. */
+  @Test
+  void aFolderNamedWithTheReplacementCharacterItselfIsServed() throws Exception {
+    Path replacement = Fixtures.workspace(Files.createDirectory(dir.resolve("caf\uFFFD")));
+    String request =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{"
+            + WireServer.META
+            + ",\"name\":\"read_note\",\"arguments\":{\"path\":\"notes.txt\"}}}\n";
+
+    Run serve =
+        run(Map.of(), request, List.of(launcher(), "-serve", "-root", replacement.toString()));
+
+    assertThat(serve.exit()).as(serve.err()).isZero();
+    assertThat(WireServer.text(WireServer.JSON.readTree(serve.out())))
+        .contains("Monday: ship the preview.");
+  }
+
   /**
    * {@code -root LINK}, where LINK leads to {@code caf\xe9} and a folder {@code caf\uFFFD} holds
    * other notes: that folder is never served (the JVM's text for the real path, encoded again, is

@@ -61,8 +61,10 @@ class DistIT {
     deb = dist.resolve("notes-mcp_" + VERSION + "_amd64.deb");
     assertThat(tar).as("built by notes-dist's dist profile (src/make-dist)").isRegularFile();
     assertThat(deb).as("built by notes-dist's dist profile (src/make-dist)").isRegularFile();
-    Path fromTar = Files.createDirectory(dir.resolve("from tar"));
-    Path fromDeb = Files.createDirectory(dir.resolve("from deb"));
+    // A newline in the folder names: the launcher's record of where its cache was made is read
+    // whole (clientModesWorkWithNoJdkInSight checks that the cache is made once).
+    Path fromTar = Files.createDirectory(dir.resolve("from\ntar"));
+    Path fromDeb = Files.createDirectory(dir.resolve("from\ndeb"));
     exec(List.of("tar", "-xzf", tar.toString(), "-C", fromTar.toString()));
     exec(List.of("dpkg-deb", "-x", deb.toString(), fromDeb.toString()));
     tarExecutable = fromTar.resolve("notes-mcp/bin/notes-mcp");
@@ -228,6 +230,7 @@ class DistIT {
     // A read goes through the native library (lib/app/native/libnotesmcp.so) in the server child.
     Result read = run(executable, null, "-root", root, "-tool", "read_note", "-args", PATH_NOTES);
     assertThat(read.exit()).as(read.err()).isZero();
+    assertThat(read.err()).as("the cache, made once").doesNotContain("preparing");
     assertThat(read.out()).contains("Monday: ship the preview.").contains("\"isError\" : false");
 
     Result refused =
