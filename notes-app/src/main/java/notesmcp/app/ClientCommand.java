@@ -46,7 +46,8 @@ final class ClientCommand {
 
   /**
    * Runs one exchange. No exception escapes: whatever happens is one line on stderr and an exit
-   * code, never a stack trace, and never exit 1, which means "the tool refused" (HostileServerIT).
+   * code, never a stack trace, and never exit 1, which means "the tool refused"
+   * (ClientCommandTest).
    */
   static ExitCode run(Options options, PrintStream out, PrintStream err) {
     try {
@@ -68,10 +69,6 @@ final class ClientCommand {
             ? CommandLine.split(options.serverCommand())
             : OwnServer.command(
                 options.root(), options.policyFile(), options.maxCalls(), options.proposals());
-    if (command.isEmpty()) {
-      err.println("notes-mcp: -server-command is empty");
-      return ExitCode.USAGE;
-    }
     StderrTail stderr = new StderrTail(options.verbose() ? err : null);
     Servers servers = new Servers(command, stderr, err);
     Session session = null;
@@ -129,7 +126,7 @@ final class ClientCommand {
   }
 
   /**
-   * The tool definitions docs/behaviour.md, "Command line" says the list mode prints: each tool's
+   * The tool definitions the list mode prints (docs/behaviour.md, "Command line"): each tool's
    * {@code name}, {@code description} (when the server gave one) and {@code inputSchema}, in the
    * server's order; other members a server sends (annotations, titles, output schemas) are not part
    * of that listing.

@@ -121,14 +121,14 @@ record Options(
         case "version" -> version = true;
         case "serve" -> serve = true;
         case "v", "verbose" -> verbose = true;
-        case "root" -> root = Path.of(flag.value);
+        case "root" -> root = flag.path();
         case "tool" -> tool = flag.value;
         case "args" -> arguments = compactObject(flag.value);
         case "timeout" -> timeout = duration(flag.value);
-        case "policy" -> policy = Path.of(flag.value);
-        case "server-command" -> serverCommand = flag.value;
+        case "policy" -> policy = flag.path();
+        case "server-command" -> serverCommand = flag.command();
         case "max-calls" -> maxCalls = count(flag.value);
-        case "proposals" -> proposals = Path.of(flag.value);
+        case "proposals" -> proposals = flag.path();
         case "approve" -> approve = flag.value;
         case "sha256" -> sha256 = sha256(flag.value);
         case "reject" -> reject = flag.value;
@@ -310,8 +310,9 @@ record Options(
   }
 
   /**
-   * "--sha256 takes the full 64 hex digits (either case), never a prefix" (docs/approvals.md). Only
-   * the form is checked here; whether it is the proposal's is the approval's to decide.
+   * {@code --sha256} takes the full 64 hex digits (either case), never a prefix
+   * (docs/approvals.md). Only the form is checked here; whether it is the proposal's is the
+   * approval's to decide.
    */
   private static String sha256(String text) throws UsageException {
     if (!text.matches("[0-9a-fA-F]{64}")) {

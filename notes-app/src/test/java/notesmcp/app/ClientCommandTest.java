@@ -189,7 +189,10 @@ class ClientCommandTest {
   void emptyServerCommandIsAUsageError() {
     assertThat(run("-server-command", " ")).isEqualTo(2);
 
-    assertThat(err()).isEqualTo("notes-mcp: -server-command is empty" + System.lineSeparator());
+    assertThat(err())
+        .startsWith(
+            "notes-mcp: -server-command needs a command, not an empty one"
+                + System.lineSeparator());
   }
 
   // --- quiet about the server unless asked, yet never silent about why it failed ---

@@ -86,6 +86,11 @@ final class WireServer implements AutoCloseable {
     return new WireServer(builder.start());
   }
 
+  /** Starts any server {@code command} in {@code directory}. */
+  static WireServer start(List<String> command, Path directory) throws IOException {
+    return new WireServer(new ProcessBuilder(command).directory(directory.toFile()).start());
+  }
+
   private static void daemon(String name, Runnable body) {
     Thread thread = new Thread(body, "wire-" + name);
     thread.setDaemon(true);

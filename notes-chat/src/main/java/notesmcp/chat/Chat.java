@@ -37,8 +37,8 @@ public final class Chat {
   static final String PROPOSE_NOTE = "propose_note";
 
   /**
-   * What the model is told before anything else (docs/chat.md): "the system prompt says tool
-   * results are untrusted data". It never holds note content.
+   * What the model is told before anything else (README, "What the host does"): tool results are
+   * untrusted data. It never holds note content.
    */
   static final String SYSTEM_PROMPT =
       "You are a notes assistant for the user who writes the user messages. Your tools can list"
@@ -95,10 +95,6 @@ public final class Chat {
             ? CommandLine.split(options.serverCommand())
             : OwnServer.command(
                 options.root(), options.policyFile(), options.maxCalls(), options.proposals());
-    if (command.isEmpty()) {
-      err.println("notes-mcp chat: -server-command is empty");
-      return ExitCode.USAGE.code;
-    }
     // What the server and our client say about it reaches the terminal only rendered inertly.
     PrintStream clientLog = new InertLines(err, "").printStream();
     List<Thread> relays = new ArrayList<>();

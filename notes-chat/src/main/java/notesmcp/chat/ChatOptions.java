@@ -74,15 +74,15 @@ record ChatOptions(
       String value = flag.value;
       switch (flag.name) {
         case "help", "h" -> help = true;
-        case "root" -> root = Path.of(value);
-        case "proposals" -> proposals = Path.of(value);
-        case "policy" -> policy = Path.of(value);
+        case "root" -> root = flag.path();
+        case "proposals" -> proposals = flag.path();
+        case "policy" -> policy = flag.path();
         case "max-calls" -> maxCalls = count("-max-calls", value, 0, Integer.MAX_VALUE);
         case "provider" -> provider = provider(value);
         case "model-url" -> modelUrl = url(value);
         case "model" -> model = model(value);
         case "max-tool-calls" -> maxToolCalls = count("-max-tool-calls", value, 1, MOST_TOOL_CALLS);
-        case "server-command" -> serverCommand = value;
+        case "server-command" -> serverCommand = flag.command();
         case "timeout" -> timeout = duration("-timeout", value);
         case "model-timeout" -> modelTimeout = duration("-model-timeout", value);
         default -> throw new AssertionError(flag.name);

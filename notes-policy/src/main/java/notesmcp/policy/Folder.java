@@ -1,6 +1,7 @@
 package notesmcp.policy;
 
 import java.io.IOException;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -17,9 +18,10 @@ import java.nio.file.Path;
  * number could make that thread look up names in whatever the number is reused for).
  *
  * <p>{@link #open} is the one careful read of the program, used by the tools ({@link Workspace})
- * and by the review ({@link ProposalDirectory}, {@link Approvals}): CONTRACT §3, "opened without
- * following links, without blocking", with every check holding "for the file actually opened". See
- * {@link OpenedFile} for what the caller then checks. Thread-safe: immutable.
+ * and by the review ({@link ProposalDirectory}, {@link Approvals}): a file is opened without
+ * following links and without blocking, and every check holds for the file actually opened
+ * (docs/behaviour.md, "What holds against other processes"). See {@link OpenedFile} for what the
+ * caller then checks. Thread-safe: immutable.
  */
 final class Folder {
   private final int fd;
@@ -37,7 +39,7 @@ final class Folder {
     Posix.require();
     long[] attributes = new long[Posix.ATTRIBUTES];
     String text = realPath.toString();
-    int fd = Posix.openDirectory(text.getBytes(StandardCharsets.UTF_8), attributes);
+    int fd = Posix.openDirectory(bytesOf(realPath, text), attributes);
     if (fd == -Posix.ELOOP || fd == -Posix.ENOTDIR) {
       throw new NotDirectoryException(text);
     }
@@ -45,6 +47,30 @@ final class Folder {
       throw failure(text, fd);
     }
     return new Folder(fd);
+  }
+
+  /**
+   * The bytes the system knows {@code path} by. The JVM keeps them behind its text, which it
+   * decodes with its file-name encoding ({@code sun.jnu.encoding}, from the locale); bytes not
+   * valid in that encoding become U+FFFD, and such text, encoded again, names some other folder
+   * (the real path of a link to {@code caf\xe9} would open {@code caf\xef\xbf\xbd}). So a path
+   * whose text does not turn back into the same path is refused; any other is encoded as the JVM
+   * encodes paths.
+   */
+  static byte[] bytesOf(Path path, String text) throws FileSystemException {
+    Charset encoding = Charset.defaultCharset();
+    try {
+      encoding = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
+      if (Path.of(text).equals(path)) {
+        return text.getBytes(encoding);
+      }
+    } catch (IllegalArgumentException e) {
+      // an InvalidPathException, or an unknown encoding: refused below
+    }
+    throw new FileSystemException(
+        text.replace('\uFFFD', '?'),
+        null,
+        "its real path is not valid " + encoding.name() + ", this JVM's file-name encoding");
   }
 
   /**

@@ -22,8 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The proposals folder ({@code -proposals DIR}): one immutable record per accepted proposal, and
- * beside it at most one status marker, each published atomically and owner-only (approvals issue,
- * "Durable proposals").
+ * beside it at most one status marker, each published atomically and owner-only (docs/approvals.md,
+ * "What is on disk, and what a crash leaves").
  *
  * <pre>DIR/ID.json        the record: destination, exact content, bytes, SHA-256, time, client
  * DIR/ID.committed   marker: the note was created   (absent both: the proposal is pending)
@@ -87,11 +87,11 @@ public final class ProposalDirectory {
   }
 
   /**
-   * Opens {@code dir}, creating it (and any missing parent) {@code 0700} if it is missing. "DIR
-   * must be outside the workspace and must not be group- or world-writable; otherwise startup fails
-   * with a clear message"; "decided on real paths (links resolved)"; "DIR must be owned by the user
-   * ... (its parents are not checked)" (approvals issue). CONTRACT §5: "a -proposals DIR that is,
-   * or would resolve to, a place inside the workspace is refused without creating any folder":
+   * Opens {@code dir}, creating it (and any missing parent) {@code 0700} if it is missing. DIR must
+   * be outside the workspace, owned by the user and writable by neither group nor others, all
+   * decided on its real path (links resolved; its parents are not checked); otherwise start-up
+   * fails with a clear message (docs/approvals.md). A DIR that is, or would resolve to, a place
+   * inside the workspace is refused before any folder is created (docs/behaviour.md, "Limits"):
    * where it would be is decided first ({@link PlannedFolder#realPathOf}), and only then is
    * anything created.
    *
@@ -102,6 +102,7 @@ public final class ProposalDirectory {
     try {
       Path planned = PlannedFolder.realPathOf(dir);
       refuseInside(dir, planned, workspace);
+      Folder.bytesOf(planned, planned.toString()); // a name this JVM cannot open is refused first
       if (Files.notExists(planned, NO_FOLLOW)) {
         // Missing parents too (like mkdir -p), and each one private: nothing else goes in them.
         Files.createDirectories(
@@ -258,10 +259,10 @@ public final class ProposalDirectory {
   }
 
   /**
-   * Why no new proposal for {@code name} may be accepted, if one may not: "at most one pending
-   * proposal per destination name in DIR, across server restarts", "re-read at each propose_note,
-   * not cached at start-up" (approvals issue). A damaged pending record blocks every name, since
-   * its destination cannot be known. Call inside {@link #locked}.
+   * Why no new proposal for {@code name} may be accepted, if one may not: at most one proposal per
+   * destination name is pending in DIR, across server restarts, as DIR says each time propose_note
+   * is called, never as it was at start-up (docs/approvals.md). A damaged pending record blocks
+   * every name, since its destination cannot be known. Call inside {@link #locked}.
    */
   Optional<String> blocking(NoteName name) throws IOException {
     for (String id : ids()) {
