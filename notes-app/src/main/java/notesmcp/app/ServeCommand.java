@@ -16,6 +16,7 @@ import notesmcp.policy.Policy;
 import notesmcp.policy.PolicyFile;
 import notesmcp.policy.Posix;
 import notesmcp.policy.ProposalDirectory;
+import notesmcp.policy.ReadRule;
 import notesmcp.policy.Workspace;
 
 /**
@@ -54,7 +55,7 @@ final class ServeCommand {
       if (options.maxCalls() != null) {
         policy = policy.withMaxCalls(options.maxCalls());
       }
-      workspace = Workspace.at(options.root());
+      workspace = Workspace.at(options.root(), seams.readRule(ReadRule.ofSystem()));
       proposals =
           options.proposals() == null
               ? null

@@ -139,7 +139,7 @@ public final class Posix {
         System.load(library.toString());
       }
     } catch (UnsatisfiedLinkError e) {
-      problem = "it could not be loaded: " + e.getMessage();
+      problem = e.getMessage();
     } catch (URISyntaxException | RuntimeException e) {
       // A code source that is not a file (a jlink image's jrt:/, a custom class loader's URL).
       problem = "the classes' location is not a file: " + e;
@@ -170,7 +170,7 @@ public final class Posix {
       throw new Unavailable(
           "the native library "
               + (LIBRARY == null ? FILE_NAME : LIBRARY.toString())
-              + " cannot be used ("
+              + " could not be loaded ("
               + PROBLEM
               + "); it is built with the program (mvn package) and must sit in native/ beside"
               + " the jar. Without it notes cannot be read safely, so nothing is served.");

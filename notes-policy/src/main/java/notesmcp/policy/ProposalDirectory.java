@@ -128,7 +128,7 @@ public final class ProposalDirectory {
                 + "); run: chmod go-w "
                 + real);
       }
-      return new ProposalDirectory(real, me, Folder.open(real));
+      return new ProposalDirectory(real, me, Folder.open(real, workspace.rule()));
     } catch (Posix.Unavailable e) {
       throw e;
     } catch (IOException e) {
