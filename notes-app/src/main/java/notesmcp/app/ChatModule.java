@@ -11,6 +11,7 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -49,6 +50,11 @@ final class ChatModule {
       if (Files.isDirectory(folder)) {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder, "*.jar")) {
           for (Path jar : entries) {
+            // Only regular files: opening a FIFO named *.jar would block the class loader.
+            if (!Files.isRegularFile(jar, LinkOption.NOFOLLOW_LINKS)) {
+              err.println("notes-mcp: the chat module's " + jar + " is not a regular file");
+              return ExitCode.SERVER_FAILURE.code;
+            }
             found.add(jar);
           }
         }

@@ -85,9 +85,10 @@ final class Folder implements AutoCloseable {
   }
 
   /**
-   * The folder {@code name} in this one, opened {@code O_DIRECTORY|O_NOFOLLOW} by {@code openat},
-   * on any file system (for the folders above a trusted file, which a path crosses as it likes);
-   * the caller checks who may write it, and closes it.
+   * The folder {@code name} in this one as a place to look names up from ({@code
+   * O_PATH|O_DIRECTORY|O_NOFOLLOW}: only search permission needed), on any file system (for the
+   * folders above a trusted file, which a path crosses as it likes); it cannot be listed. The
+   * caller checks who may write it, and closes it.
    *
    * @throws NotAFolder if it is a link or not a directory
    */
@@ -95,7 +96,7 @@ final class Folder implements AutoCloseable {
     checkOpen();
     long[] attributes = new long[Posix.ATTRIBUTES];
     byte[] bytes = bytes(name);
-    int sub = Posix.openFolderAt(fd, bytes, false, attributes);
+    int sub = Posix.openPlaceAt(fd, bytes, attributes);
     if (sub == -Posix.ENOTDIR && Posix.statAt(fd, bytes, attributes) == 0) {
       sub = ((int) attributes[Posix.MODE] & Posix.S_IFMT) == Posix.S_IFLNK ? -Posix.ELOOP : sub;
     }
@@ -305,7 +306,7 @@ final class Folder implements AutoCloseable {
     if (opened[Posix.MOUNT] != parent[Posix.MOUNT]) {
       return "it is a mount point (mount points are never crossed)";
     }
-    String others = rule.othersMayWrite(opened, Posix.userId());
+    String others = rule.othersMayWrite(opened);
     if (others != null) {
       return others + unprotectedHardLinks();
     }

@@ -313,6 +313,12 @@ public final class Posix {
    */
   static native int openFolderBeneath(int dir, byte[] path, long[] attributes);
 
+  /**
+   * {@code openat(dir, name, O_PATH|O_DIRECTORY|O_NOFOLLOW|O_CLOEXEC)} and its fstat: a folder to
+   * look names up from, which needs only search permission on it.
+   */
+  static native int openPlaceAt(int dir, byte[] name, long[] attributes);
+
   /** {@code statx(dir, name, AT_SYMLINK_NOFOLLOW)}: the name's own attributes, never a target. */
   static native int statAt(int dir, byte[] name, long[] attributes);
 

@@ -63,11 +63,11 @@ public record ReadRule(boolean hardLinksProtected, Duration margin) {
    * protected, a folder another user may write (owned by another user than this one or root, or
    * writable by its group or by everyone) is refused.
    */
-  String othersMayWrite(long[] folder, long me) {
+  String othersMayWrite(long[] folder) {
     if (hardLinksProtected) {
       return null;
     }
-    return writableByOthers(folder, me);
+    return writableByOthers(folder, Posix.userId());
   }
 
   /** Who else may write a folder with these attributes, in words; null when nobody but us. */
