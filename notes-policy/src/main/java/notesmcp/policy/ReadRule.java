@@ -23,7 +23,10 @@ import java.time.Duration;
  * Immutable.
  */
 public record ReadRule(boolean hardLinksProtected, Duration margin) {
-  /** The margin, as measured against the rename cycle of {@code bench/race/} (BENCHMARKS.md). */
+  /**
+   * The margin, as measured against the rename cycle of {@code bench/race/run} ({@code
+   * bench/race/README.md}).
+   */
   public static final Duration MARGIN = Duration.ofMillis(50);
 
   static final Path PROTECTED_HARDLINKS = Path.of("/proc/sys/fs/protected_hardlinks");
