@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.zip.ZipFile;
 
 /**
  * Runs {@code notes-mcp chat} (issue 11), the assistant host, from the module notes-chat. Its jar
@@ -55,7 +56,21 @@ final class ChatModule {
               err.println("notes-mcp: the chat module's " + jar + " is not a regular file");
               return ExitCode.SERVER_FAILURE.code;
             }
-            found.add(jar);
+            // A truncated jar would fail later, deep in class loading, as a missing class.
+            try (ZipFile zip = new ZipFile(jar.toFile())) {
+              if (zip.size() == 0) {
+                throw new IOException("it holds nothing");
+              }
+              found.add(jar);
+            } catch (IOException damaged) {
+              err.println(
+                  "notes-mcp: the chat module's "
+                      + jar
+                      + " is damaged ("
+                      + damaged.getMessage()
+                      + "); rebuild it with 'mvn -B -DskipTests -pl notes-chat -am package'");
+              return ExitCode.SERVER_FAILURE.code;
+            }
           }
         }
       }

@@ -13,6 +13,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -112,26 +113,42 @@ public final class ProposalDirectory {
       }
       refuseInside(dir, real, workspace);
       long me = new UnixSystem().getUid();
-      long owner = ((Number) Files.getAttribute(real, "unix:uid")).longValue();
+      // Owner and mode as the descriptor opened shows them: the folder checked is the one used.
+      Folder folder = Folder.openOnce(real, workspace.rule());
+      long[] opened = folder.attributesWhenOpened();
+      long owner = opened[Posix.OWNER];
+      int mode = (int) opened[Posix.MODE] & 0777;
       if (owner != me) {
+        folder.close();
         throw new Unusable(dir, "is owned by uid " + owner + ", not by this user (uid " + me + ")");
       }
-      Set<PosixFilePermission> mode = Files.getPosixFilePermissions(real);
-      if (mode.contains(PosixFilePermission.GROUP_WRITE)
-          || mode.contains(PosixFilePermission.OTHERS_WRITE)) {
+      if ((mode & 0022) != 0) {
+        folder.close();
         throw new Unusable(
             dir,
             "is writable by group or others ("
-                + PosixFilePermissions.toString(mode)
+                + PosixFilePermissions.toString(permissions(mode))
                 + "); run: chmod go-w "
                 + real);
       }
-      return new ProposalDirectory(real, me, Folder.open(real, workspace.rule()));
+      // Kept for the life of the process; nothing closes it.
+      return new ProposalDirectory(real, me, folder);
     } catch (Posix.Unavailable e) {
       throw e;
     } catch (IOException e) {
       throw new Unusable(dir, "cannot be used (" + FileProblem.describe(e) + ")");
     }
+  }
+
+  private static Set<PosixFilePermission> permissions(int mode) {
+    Set<PosixFilePermission> set = EnumSet.noneOf(PosixFilePermission.class);
+    PosixFilePermission[] bits = PosixFilePermission.values(); // OWNER_READ ... OTHERS_EXECUTE
+    for (int i = 0; i < bits.length; i++) {
+      if ((mode & (0400 >> i)) != 0) {
+        set.add(bits[i]);
+      }
+    }
+    return set;
   }
 
   private static void refuseInside(Path dir, Path real, Workspace workspace) throws Unusable {
