@@ -27,7 +27,7 @@ import notesmcp.policy.Workspace;
 final class ServeCommand {
   /**
    * How long the SIGTERM hook waits for replies already made to be written: a stdout nobody reads
-   * must not keep the process past the contract's second (CONTRACT §5).
+   * must not keep the process past its second ({@code docs/behaviour.md}, "Limits").
    */
   private static final Duration FLUSH_ON_SIGTERM = Duration.ofMillis(250);
 
@@ -136,7 +136,7 @@ final class ServeCommand {
         : e.getMessage();
   }
 
-  /** "An executable that cannot start MUST fail loudly" (CONTRACT §2); never a fallback. */
+  /** An executable that cannot start fails loudly ({@code docs/behaviour.md}, "Command line"). */
   static ExitCode cannotStart(Posix.Unavailable e, PrintStream err) {
     err.println("notes-mcp: cannot start: " + e.getMessage());
     return ExitCode.CANNOT_START;

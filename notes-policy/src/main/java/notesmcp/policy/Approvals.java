@@ -18,8 +18,8 @@ import notesmcp.policy.Recorded.Valid;
 
 /**
  * The trusted approval path: the only code that creates a note, and only for a proposal a person
- * approved outside MCP (approvals issue, "Exactly-once exclusive commit"). Only {@code notes-mcp
- * review} builds one; the MCP adapter holds a {@link Notes}, which has no way to reach this type.
+ * approved outside MCP ({@code docs/approvals.md}). Only {@code notes-mcp review} builds one; the
+ * MCP adapter holds a {@link Notes}, which has no way to reach this type.
  *
  * <p>Commit of proposal P, destination D in workspace W, all under the folder's lock:
  *
@@ -93,7 +93,8 @@ public final class Approvals {
 
   /**
    * Completes interrupted commits and clears their leftovers: "a later review run detects and
-   * completes an interrupted commit" (approvals issue). Returns what it did, one line each.
+   * completes an interrupted commit" ({@code docs/approvals.md}). Returns what it did, one line
+   * each.
    */
   public List<String> recover() throws IOException {
     return locked(
