@@ -94,6 +94,10 @@ final class ServeCommand {
             + (proposals == null
                 ? "in memory (discarded on exit)"
                 : "kept in " + proposals.path() + " for 'notes-mcp review'"));
+    String limitation = workspace.mountLimitation();
+    if (limitation != null) {
+      err.println("notes-mcp: " + limitation);
+    }
     // SIGTERM: replies already made get a bounded moment to leave; the hook never writes itself,
     // so a stdout nobody reads cannot hold the exit.
     Thread flushOnSignal =
