@@ -18,6 +18,7 @@ import notesmcp.policy.Policy;
 import notesmcp.policy.PolicyFile;
 import notesmcp.policy.Posix;
 import notesmcp.policy.ProposalDirectory;
+import notesmcp.policy.ReadRule;
 import notesmcp.policy.Workspace;
 
 /**
@@ -56,7 +57,7 @@ final class ServeCommand {
       if (options.maxCalls() != null) {
         policy = policy.withMaxCalls(options.maxCalls());
       }
-      workspace = Workspace.at(options.root());
+      workspace = Workspace.at(options.root(), seams.readRule(ReadRule.ofSystem()));
       proposals =
           options.proposals() == null
               ? null
@@ -95,6 +96,10 @@ final class ServeCommand {
             + (proposals == null
                 ? "in memory (discarded on exit)"
                 : "kept in " + proposals.path() + " for 'notes-mcp review'"));
+    String limitation = workspace.mountLimitation();
+    if (limitation != null) {
+      err.println("notes-mcp: " + limitation);
+    }
     // SIGTERM: replies already made get a bounded moment to leave; the hook never writes itself,
     // so a stdout nobody reads cannot hold the exit.
     Thread flushOnSignal =

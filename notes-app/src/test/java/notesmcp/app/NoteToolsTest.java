@@ -7,12 +7,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
 import notesmcp.mcp.server.Tools;
 import notesmcp.mcp.server.Tools.Tool;
 import notesmcp.policy.Notes;
 import notesmcp.policy.Policy;
+import notesmcp.policy.ReadRule;
 import notesmcp.policy.ToolDefinition;
 import notesmcp.policy.Workspace;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,7 +31,12 @@ class NoteToolsTest {
   @BeforeEach
   void createTools() throws IOException {
     Files.writeString(dir.resolve("notes.txt"), "hello");
-    notes = new Notes(Policy.defaults(), Workspace.at(dir), Clock.systemUTC());
+    // No change margin: the note was written a moment ago (the margin is ChangeRuleTest's).
+    notes =
+        new Notes(
+            Policy.defaults(),
+            Workspace.at(dir, new ReadRule(true, Duration.ZERO)),
+            Clock.systemUTC());
     tools = new NoteTools(notes);
   }
 

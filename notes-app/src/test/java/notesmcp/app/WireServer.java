@@ -91,6 +91,11 @@ final class WireServer implements AutoCloseable {
     return new WireServer(new ProcessBuilder(command).directory(directory.toFile()).start());
   }
 
+  /** Starts {@code command} (the program's, with its own flags: {@link TestMain#command}). */
+  static WireServer startCommand(List<String> command) throws IOException {
+    return new WireServer(new ProcessBuilder(command).start());
+  }
+
   private static void daemon(String name, Runnable body) {
     Thread thread = new Thread(body, "wire-" + name);
     thread.setDaemon(true);

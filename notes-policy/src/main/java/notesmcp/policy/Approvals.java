@@ -3,8 +3,6 @@ package notesmcp.policy;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -20,8 +18,8 @@ import notesmcp.policy.Recorded.Valid;
 
 /**
  * The trusted approval path: the only code that creates a note, and only for a proposal a person
- * approved outside MCP (approvals issue, "Exactly-once exclusive commit"). Only {@code notes-mcp
- * review} builds one; the MCP adapter holds a {@link Notes}, which has no way to reach this type.
+ * approved outside MCP ({@code docs/approvals.md}). Only {@code notes-mcp review} builds one; the
+ * MCP adapter holds a {@link Notes}, which has no way to reach this type.
  *
  * <p>Commit of proposal P, destination D in workspace W, all under the folder's lock:
  *
@@ -60,8 +58,6 @@ public final class Approvals {
   public static final List<String> CHECKPOINTS =
       List.of("before-create", "after-temp", "after-link", "after-unlink");
 
-  private static final LinkOption NO_FOLLOW = LinkOption.NOFOLLOW_LINKS;
-
   private final Workspace workspace;
   private final ProposalDirectory directory;
   private final Clock clock;
@@ -97,7 +93,8 @@ public final class Approvals {
 
   /**
    * Completes interrupted commits and clears their leftovers: "a later review run detects and
-   * completes an interrupted commit" (approvals issue). Returns what it did, one line each.
+   * completes an interrupted commit" ({@code docs/approvals.md}). Returns what it did, one line
+   * each.
    */
   public List<String> recover() throws IOException {
     return locked(
@@ -112,7 +109,7 @@ public final class Approvals {
                 finish(proposal);
                 done.add("completed the interrupted commit of " + id + ": " + fileOf(proposal));
               } else {
-                Files.deleteIfExists(tempOf(proposal));
+                removeTemp(proposal);
               }
             }
           }
@@ -184,7 +181,7 @@ public final class Approvals {
       finish(proposal);
       return new Done("completed the interrupted commit of " + id + ": " + fileOf(proposal));
     }
-    if (!Files.notExists(fileOf(proposal), NO_FOLLOW) || !create(proposal)) {
+    if (workspace.isOccupied(proposal.path()) || !create(proposal)) {
       return new Refused(
           fileOf(proposal)
               + " already exists; it was left untouched and proposal "
@@ -234,38 +231,52 @@ public final class Approvals {
 
   /** Steps 2 and 3: false if something took D first (nothing of ours is left behind then). */
   private boolean create(Proposal proposal) throws IOException {
-    Path temp = tempOf(proposal);
-    checkpoints.accept("before-create");
-    Files.deleteIfExists(temp); // left by a crash before step 3; never a link we follow
-    DurableFiles.createSynced(temp, proposal.bytes());
-    checkpoints.accept("after-temp");
-    try {
-      Files.createLink(fileOf(proposal), temp);
-    } catch (FileAlreadyExistsException e) {
-      Files.delete(temp);
-      return false;
+    // Every step relative to the note's folder, held by its descriptor (Workspace.reach): never
+    // by path, never through a link.
+    try (Workspace.Place place = workspace.reach(proposal.path().value())) {
+      Folder folder = place.folder();
+      String temp = tempOf(proposal);
+      checkpoints.accept("before-create");
+      DurableFiles.removeIfPresent(folder, temp); // left by a crash before step 3; never followed
+      DurableFiles.createSynced(folder, temp, proposal.bytes());
+      checkpoints.accept("after-temp");
+      try {
+        folder.link(temp, folder, place.name());
+      } catch (FileAlreadyExistsException e) {
+        folder.remove(temp);
+        return false;
+      }
+      folder.sync();
+      checkpoints.accept("after-link");
+      return true;
     }
-    DurableFiles.syncDirectory(workspace.root());
-    checkpoints.accept("after-link");
-    return true;
   }
 
   /** Steps 4 and 5, also the completion of an interrupted commit. */
   private void finish(Proposal proposal) throws IOException {
-    Files.deleteIfExists(tempOf(proposal));
-    DurableFiles.syncDirectory(workspace.root());
+    removeTemp(proposal);
     checkpoints.accept("after-unlink");
     directory.mark(proposal.id(), Status.COMMITTED, clock.instant(), proposal.sha256());
   }
 
-  /** Whether D is this proposal's note: see the class comment. */
-  private boolean holdsThisNote(Proposal proposal) throws IOException {
-    return workspace.holdsExactly(
-        proposal.path(), proposal.bytes(), tempOf(proposal).getFileName().toString());
+  /** Removes T, if it is there, and syncs the note's folder. */
+  private void removeTemp(Proposal proposal) throws IOException {
+    try (Workspace.Place place = workspace.reach(proposal.path().value())) {
+      DurableFiles.removeIfPresent(place.folder(), tempOf(proposal));
+      place.folder().sync();
+    } catch (NoSuchFileException e) {
+      // the note's folder is gone: so is T
+    }
   }
 
-  private Path tempOf(Proposal proposal) {
-    return workspace.root().resolve(".notes-mcp-" + proposal.id() + ".tmp");
+  /** Whether D is this proposal's note: see the class comment. */
+  private boolean holdsThisNote(Proposal proposal) throws IOException {
+    return workspace.holdsExactly(proposal.path(), proposal.bytes(), tempOf(proposal));
+  }
+
+  /** T's name, in the note's own folder. */
+  private static String tempOf(Proposal proposal) {
+    return ".notes-mcp-" + proposal.id() + ".tmp";
   }
 
   private <T> T locked(ProposalDirectory.Locked<T> work) throws IOException {

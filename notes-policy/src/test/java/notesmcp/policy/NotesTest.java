@@ -45,7 +45,7 @@ class NotesTest {
   }
 
   private Notes notesWith(Policy policy) throws IOException {
-    return new Notes(policy, Workspace.at(root), Clock.fixed(NOW, ZoneOffset.UTC));
+    return new Notes(policy, Workspace.at(root, Rules.NO_MARGIN), Clock.fixed(NOW, ZoneOffset.UTC));
   }
 
   private Outcome call(String tool, String raw) {
@@ -272,7 +272,8 @@ class NotesTest {
     return "{\"path\":\"draft.txt\",\"content\":\"" + content + "\"}";
   }
 
-  // --- CONTRACT §3: what the policy refuses, each one a refusal that says why ---
+  // --- docs/behaviour.md, "Refusals": what the policy refuses, each one a refusal that says why
+  // ---
 
   static List<Arguments> refusals() {
     String onlyReadable = " is not allowed: it must be exactly one of " + READABLE;
