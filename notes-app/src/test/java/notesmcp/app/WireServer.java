@@ -85,6 +85,14 @@ final class WireServer implements AutoCloseable {
     return new WireServer(builder.start());
   }
 
+  /**
+   * Starts {@code command}, which must become the server itself ({@code exec}), as a server set up
+   * by a wrapper does: in a mount namespace of its own, say.
+   */
+  static WireServer startCommand(List<String> command) throws IOException {
+    return new WireServer(new ProcessBuilder(command).start());
+  }
+
   private static void daemon(String name, Runnable body) {
     Thread thread = new Thread(body, "wire-" + name);
     thread.setDaemon(true);
