@@ -12,6 +12,7 @@ import java.util.Base64;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -102,6 +103,38 @@ public final class Catalog {
         }
       };
 
+  /**
+   * The order of {@link #notes}: {@link String#compareTo}, which is code-point order as long as no
+   * path holds a surrogate (a character above U+FFFF), and is many times cheaper to run; {@link
+   * #CODE_POINT_ORDER} from the first path that does ({@link #keep} sorts the set again then).
+   * Folders ({@link #folders}) are never listed, only looked up and cut by prefix, which both
+   * orders do alike.
+   */
+  private Comparator<String> pathOrder() {
+    return new Comparator<String>() {
+      @Override
+      public int compare(String a, String b) {
+        return surrogates ? CODE_POINT_ORDER.compare(a, b) : a.compareTo(b);
+      }
+    };
+  }
+
+  /** Adds {@code path} to the notes; false if it was there. Under this object's monitor. */
+  private boolean keep(String path) {
+    if (!surrogates) {
+      for (int i = 0; i < path.length(); i++) {
+        if (Character.isSurrogate(path.charAt(i))) {
+          surrogates = true;
+          NavigableSet<String> sorted = new TreeSet<>(pathOrder());
+          sorted.addAll(notes);
+          notes = sorted;
+          break;
+        }
+      }
+    }
+    return notes.add(path);
+  }
+
   /** One page of a listing: the paths in order, and the cursor of the next page, or null. */
   public record Page(List<String> paths, String nextCursor) {}
 
@@ -155,15 +188,16 @@ public final class Catalog {
   private Watcher watcher;
   private boolean polling;
   private long scannedAt;
-  private final NavigableSet<String> notes = new TreeSet<>(CODE_POINT_ORDER);
-  private final NavigableMap<String, Node> folders = new TreeMap<>(CODE_POINT_ORDER);
+  private boolean surrogates;
+  private NavigableSet<String> notes = new TreeSet<>(pathOrder());
+  private final NavigableMap<String, Node> folders = new TreeMap<>();
   private final Map<Integer, Node> watches = new HashMap<>();
   private final List<Change> undelivered = new ArrayList<>();
   private boolean toldNotes;
   private boolean toldFolders;
   private int toldFolderProblems;
   private Thread watching;
-  private byte[] key;
+  private Mac mac;
 
   Catalog(Policy policy, Workspace workspace, PrintStream log) {
     this(policy, workspace, log, MAX_NOTES, MAX_FOLDERS);
@@ -372,15 +406,18 @@ public final class Catalog {
             + " that gave it): start again without a cursor");
   }
 
-  /** The first 16 bytes of HMAC-SHA256 over {@code bytes[0, length)}, keyed per process. */
+  /**
+   * The first 16 bytes of HMAC-SHA256 over {@code bytes[0, length)}, with a key drawn at the first
+   * call, for the life of the process.
+   */
   private synchronized byte[] mac(byte[] bytes, int length) {
     try {
-      if (key == null) {
-        key = new byte[32];
+      if (mac == null) {
+        byte[] key = new byte[32];
         new SecureRandom().nextBytes(key);
+        mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(key, "HmacSHA256"));
       }
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(key, "HmacSHA256"));
       mac.update(bytes, 0, length);
       byte[] full = mac.doFinal();
       byte[] cut = new byte[16];
@@ -432,7 +469,7 @@ public final class Catalog {
 
   /** Enumerates everything again; {@code tell}: say what changed to the listeners. */
   private void scanAll(boolean tell) {
-    Set<String> before = tell ? new TreeSet<>(notes) : Set.of();
+    Set<String> before = tell ? new HashSet<>(notes) : Set.of();
     for (Node node : folders.values()) {
       unwatch(node);
     }
@@ -499,7 +536,7 @@ public final class Catalog {
     try (Folder.Entries entries = folder.entries()) {
       Folder.Entry entry;
       while ((entry = entries.next()) != null) {
-        String name = entry.text();
+        String name = text(entry.name());
         if (name != null) {
           look(node, folder, name, entry.type(), null);
         }
@@ -507,6 +544,19 @@ public final class Catalog {
     } catch (IOException e) {
       folderProblem(node.path, e);
     }
+  }
+
+  /**
+   * A name as a folder lists it, decoded strictly as UTF-8, or null if it is not UTF-8; an ASCII
+   * name (most are) without a decoder.
+   */
+  private static String text(byte[] name) {
+    for (byte b : name) {
+      if (b < 0) {
+        return new Folder.Entry(name, 0, 0).text();
+      }
+    }
+    return new String(name, StandardCharsets.ISO_8859_1);
   }
 
   /**
@@ -542,7 +592,7 @@ public final class Catalog {
         }
         return;
       }
-      if (notes.add(path) && changed != null) {
+      if (keep(path) && changed != null) {
         changed.add(path);
       }
     } else if (type == Posix.DT_DIR && node.depth < NoteName.MAX_FOLDERS) {

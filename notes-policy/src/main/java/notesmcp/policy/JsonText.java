@@ -1,11 +1,19 @@
 package notesmcp.policy;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import tools.jackson.core.io.JsonStringEncoder;
 
 /**
  * The tools' answers: small JSON objects of string members, written straight into a string with
  * Jackson's own escaping (no generator to set up per answer: this is on every call's path).
+ *
+ * <p>A note's answer ({@link #note}) is written from the note's own UTF-8 bytes, escaped as Jackson
+ * escapes (a quote, a backslash, and every character below U+0020, as a short escape for backspace,
+ * tab, line feed, form feed and carriage return, else as a six-character one with upper-case hex
+ * digits), byte by byte: a loop over bytes costs a fraction of one over characters under the JIT
+ * the launcher uses, and a 16 KiB page is every read's work.
  */
 final class JsonText {
   private static final JsonStringEncoder ESCAPE = JsonStringEncoder.getInstance();
@@ -49,25 +57,143 @@ final class JsonText {
     return out.append('}').toString();
   }
 
+  private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
+
   /**
-   * One page of a long note: {@code {"path":...,"content":...,"offset":N,"totalBytes":N,
-   * "nextOffset":N}}, {@code nextOffset} null when {@code next} is negative (the last page).
+   * A note's answer from its bytes {@code [from, to)}, which are valid UTF-8: {@code
+   * {"path":...,"content":...}} when {@code total} is negative (the whole note), else one page,
+   * {@code {"path":...,"content":...,"offset":N,"totalBytes":N,"nextOffset":N}}, {@code nextOffset}
+   * null when {@code next} is negative (the last page).
    */
-  static String page(String path, String content, int offset, int total, int next) {
-    StringBuilder out = new StringBuilder(capacity(path, content) + 64).append('{');
-    string(out, "path").append(':');
-    string(out, path).append(',');
-    string(out, "content").append(':');
-    string(out, content);
-    out.append(",\"offset\":").append(offset);
-    out.append(",\"totalBytes\":").append(total);
-    out.append(",\"nextOffset\":");
-    if (next < 0) {
-      out.append("null");
-    } else {
-      out.append(next);
+  static String note(String path, byte[] bytes, int from, int to, int total, int next) {
+    byte[] name = path.getBytes(StandardCharsets.UTF_8);
+    byte[] out = new byte[(to - from) + (to - from) / 8 + name.length * 2 + 96];
+    int at = ascii(out, 0, "{\"path\":\"");
+    out = room(out, at, name.length * 6);
+    at = escape(name, 0, name.length, out, at);
+    at = ascii(out, at, "\",\"content\":\"");
+    for (int i = from; i < to; ) {
+      // In pieces, so the buffer grows only as escapes need: each byte takes at most six.
+      int end = Math.min(to, i + 4096);
+      out = room(out, at, (end - i) * 6 + 96);
+      at = escape(bytes, i, end, out, at);
+      i = end;
     }
-    return out.append('}').toString();
+    out = room(out, at, 96);
+    at = ascii(out, at, "\"");
+    if (total >= 0) {
+      at = ascii(out, at, ",\"offset\":" + from + ",\"totalBytes\":" + total + ",\"nextOffset\":");
+      at = ascii(out, at, next < 0 ? "null" : Integer.toString(next));
+    }
+    at = ascii(out, at, "}");
+    return new String(out, 0, at, StandardCharsets.UTF_8);
+  }
+
+  /** {@code out}, or a copy of it with room for {@code more} bytes after {@code at}. */
+  private static byte[] room(byte[] out, int at, int more) {
+    return at + more <= out.length ? out : Arrays.copyOf(out, Math.max(out.length * 2, at + more));
+  }
+
+  private static int ascii(byte[] out, int at, String text) {
+    for (int i = 0; i < text.length(); i++) {
+      out[at++] = (byte) text.charAt(i);
+    }
+    return at;
+  }
+
+  /** {@code bytes[from, to)} escaped into {@code out} at {@code at}; returns the new end. */
+  private static int escape(byte[] bytes, int from, int to, byte[] out, int at) {
+    for (int i = from; i < to; i++) {
+      byte b = bytes[i];
+      if (b >= 0x20 && b != '"' && b != '\\' || b < 0) {
+        out[at++] = b; // every byte of a multi-byte character is negative: copied as it is
+      } else if (b == '"' || b == '\\') {
+        out[at++] = '\\';
+        out[at++] = b;
+      } else {
+        out[at++] = '\\';
+        switch (b) {
+          case '\b':
+            out[at++] = 'b';
+            break;
+          case '\t':
+            out[at++] = 't';
+            break;
+          case '\n':
+            out[at++] = 'n';
+            break;
+          case '\f':
+            out[at++] = 'f';
+            break;
+          case '\r':
+            out[at++] = 'r';
+            break;
+          default:
+            out[at++] = 'u';
+            out[at++] = '0';
+            out[at++] = '0';
+            out[at++] = HEX[b >> 4];
+            out[at++] = HEX[b & 0xf];
+        }
+      }
+    }
+    return at;
+  }
+
+  /**
+   * Where the first malformed sequence of {@code bytes} starts, or -1 when they are valid UTF-8:
+   * the strict reading the JDK's decoder makes (no overlong forms, no surrogates, nothing above
+   * U+10FFFF, no sequence cut short), and the same position it reports.
+   */
+  static int firstMalformed(byte[] bytes) {
+    int length = bytes.length;
+    int i = 0;
+    while (i < length) {
+      int c = bytes[i];
+      if (c >= 0) {
+        i++;
+        continue;
+      }
+      c &= 0xff;
+      int need;
+      int low = 0x80;
+      int high = 0xbf;
+      if (c >= 0xc2 && c <= 0xdf) {
+        need = 1;
+      } else if (c == 0xe0) {
+        need = 2;
+        low = 0xa0;
+      } else if (c == 0xed) {
+        need = 2;
+        high = 0x9f;
+      } else if (c >= 0xe1 && c <= 0xef) {
+        need = 2;
+      } else if (c == 0xf0) {
+        need = 3;
+        low = 0x90;
+      } else if (c == 0xf4) {
+        need = 3;
+        high = 0x8f;
+      } else if (c >= 0xf1 && c <= 0xf3) {
+        need = 3;
+      } else {
+        return i;
+      }
+      if (i + need >= length) {
+        return i;
+      }
+      int second = bytes[i + 1] & 0xff;
+      if (second < low || second > high) {
+        return i;
+      }
+      for (int k = 2; k <= need; k++) {
+        if ((bytes[i + k] & 0xc0) != 0x80) {
+          return i;
+        }
+      }
+      i += need + 1;
+    }
+    return -1;
   }
 
   /**

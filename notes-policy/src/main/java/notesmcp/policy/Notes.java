@@ -205,11 +205,11 @@ public final class Notes {
       return new Outcome.Refusal(((Workspace.Unreadable) raw).reason());
     }
     byte[] bytes = ((Workspace.Bytes) raw).bytes();
-    Workspace.Read text = Workspace.decode(name.value(), bytes, bytes.length);
-    if (text instanceof Workspace.Unreadable) {
-      return new Outcome.Refusal(((Workspace.Unreadable) text).reason());
+    int malformed = JsonText.firstMalformed(bytes);
+    if (malformed >= 0) {
+      return new Outcome.Refusal(name + " is not valid UTF-8 (byte " + malformed + ")");
     }
-    return page(name, bytes, ((Workspace.Text) text).content(), offset);
+    return page(name, bytes, offset);
   }
 
   /**
@@ -261,10 +261,10 @@ public final class Notes {
    * anything else is the page from {@code offset} (0 when absent), ending on a character boundary
    * at most {@link #PAGE_BYTES} later.
    */
-  private static Outcome page(NoteName name, byte[] bytes, String whole, long offset) {
+  private static Outcome page(NoteName name, byte[] bytes, long offset) {
     int total = bytes.length;
     if (offset <= 0 && total <= PAGE_BYTES) {
-      return new Outcome.Answer(JsonText.object("path", name.value(), "content", whole));
+      return new Outcome.Answer(JsonText.note(name.value(), bytes, 0, total, -1, -1));
     }
     int start = (int) Math.max(0, Math.min(offset, Integer.MAX_VALUE));
     if (offset > 0 && offset >= total) {
@@ -291,9 +291,8 @@ public final class Notes {
     while (end < total && isContinuation(bytes[end])) {
       end--;
     }
-    String content = new String(bytes, start, end - start, StandardCharsets.UTF_8);
     return new Outcome.Answer(
-        JsonText.page(name.value(), content, start, total, end < total ? end : -1));
+        JsonText.note(name.value(), bytes, start, end, total, end < total ? end : -1));
   }
 
   /** A byte that continues a UTF-8 character: 10xxxxxx. */

@@ -264,6 +264,22 @@ class CatalogTest {
   }
 
   @Test
+  void theListingIsInCodePointOrderOnceANameAboveUffffAppears() throws Exception {
+    Path root = root();
+    for (String name : List.of("a.md", "\ufffd.md", "\uff21.md", "b.md")) {
+      Files.writeString(root.resolve(name), "x");
+    }
+    Catalog catalog = catalog(root, markdown());
+    assertThat(all(catalog)).containsExactly("a.md", "b.md", "\uff21.md", "\ufffd.md");
+
+    Files.writeString(root.resolve("\ud83d\ude00.md"), "x");
+    Files.writeString(root.resolve("c.md"), "x");
+
+    assertThat(all(catalog))
+        .containsExactly("a.md", "b.md", "c.md", "\uff21.md", "\ufffd.md", "\ud83d\ude00.md");
+  }
+
+  @Test
   void aListenerHearsOfANoteMadeWrittenAndRemovedFromTheWatcherThread() throws Exception {
     Path root = root();
     VaultNotesTest.write(root, "a/one.md", "x");
