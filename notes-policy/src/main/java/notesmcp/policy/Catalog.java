@@ -23,8 +23,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The notes the policy lets be read, as they are in the workspace now: one ordered, paged view that
@@ -197,7 +195,9 @@ public final class Catalog {
   private boolean toldFolders;
   private int toldFolderProblems;
   private Thread watching;
-  private Mac mac;
+  private MessageDigest sha256;
+  private byte[] inner;
+  private byte[] outer;
 
   Catalog(Policy policy, Workspace workspace, PrintStream log) {
     this(policy, workspace, log, MAX_NOTES, MAX_FOLDERS);
@@ -246,14 +246,20 @@ public final class Catalog {
     synchronized (this) {
       // A name the enumeration holds is read at once: the read itself checks what is there now.
       // Only a name it lacks waits for the changes the kernel queued, in case it just appeared.
-      found = enumerated && notes.contains(path) ? notes.ceiling(path) : null;
+      found = enumerated ? held(path) : null;
       if (found == null) {
         refresh();
-        found = notes.contains(path) ? notes.ceiling(path) : null;
+        found = held(path);
       }
     }
     deliver();
     return found == null ? null : NoteName.checked(found);
+  }
+
+  /** The enumeration's own string equal to {@code path}, or null. Under this object's monitor. */
+  private String held(String path) {
+    String at = notes.ceiling(path);
+    return path.equals(at) ? at : null;
   }
 
   /**
@@ -407,25 +413,44 @@ public final class Catalog {
   }
 
   /**
-   * The first 16 bytes of HMAC-SHA256 over {@code bytes[0, length)}, with a key drawn at the first
-   * call, for the life of the process.
+   * The first 16 bytes of HMAC-SHA256 (RFC 2104) over {@code bytes[0, length)}, with a key drawn at
+   * the first call, for the life of the process. Written over {@link MessageDigest} rather than
+   * {@code javax.crypto.Mac}: finding {@code HmacSHA256} loads and registers every security
+   * provider before the one that has it, which cost the first listing tens of milliseconds; SHA-256
+   * is in the first provider, loaded at start-up already. {@code CatalogTest} checks it against
+   * {@code Mac}.
    */
   private synchronized byte[] mac(byte[] bytes, int length) {
-    try {
-      if (mac == null) {
-        byte[] key = new byte[32];
-        new SecureRandom().nextBytes(key);
-        mac = Mac.getInstance("HmacSHA256");
-        mac.init(new SecretKeySpec(key, "HmacSHA256"));
+    if (sha256 == null) {
+      byte[] key = new byte[32];
+      new SecureRandom().nextBytes(key);
+      inner = new byte[64];
+      outer = new byte[64];
+      for (int i = 0; i < 64; i++) {
+        byte k = i < key.length ? key[i] : 0;
+        inner[i] = (byte) (k ^ 0x36);
+        outer[i] = (byte) (k ^ 0x5c);
       }
-      mac.update(bytes, 0, length);
-      byte[] full = mac.doFinal();
-      byte[] cut = new byte[16];
-      System.arraycopy(full, 0, cut, 0, 16);
-      return cut;
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("every Java platform has HmacSHA256", e);
+      try {
+        sha256 = MessageDigest.getInstance("SHA-256");
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException("every Java platform has SHA-256", e);
+      }
     }
+    return hmac(sha256, inner, outer, bytes, length);
+  }
+
+  /** HMAC over {@code digest} with the key's padded blocks {@code inner} and {@code outer}. */
+  static byte[] hmac(MessageDigest digest, byte[] inner, byte[] outer, byte[] bytes, int length) {
+    digest.reset();
+    digest.update(inner);
+    digest.update(bytes, 0, length);
+    byte[] first = digest.digest();
+    digest.update(outer);
+    byte[] full = digest.digest(first);
+    byte[] cut = new byte[16];
+    System.arraycopy(full, 0, cut, 0, 16);
+    return cut;
   }
 
   // --- the enumeration (all under this object's monitor) ---

@@ -38,23 +38,27 @@ final class JsonText {
    * cursor} is not null.
    */
   static String notes(List<String> paths, String cursor) {
-    int length = 16;
-    for (String path : paths) {
-      length += path.length() + 3;
-    }
-    StringBuilder out = new StringBuilder(length + length / 8).append("{\"notes\":[");
+    byte[] out = new byte[64 + paths.size() * 48];
+    int at = ascii(out, 0, "{\"notes\":[");
     for (int i = 0; i < paths.size(); i++) {
+      byte[] path = paths.get(i).getBytes(StandardCharsets.UTF_8);
+      out = room(out, at, path.length * 6 + 8);
       if (i > 0) {
-        out.append(',');
+        out[at++] = ',';
       }
-      string(out, paths.get(i));
+      out[at++] = '"';
+      at = escape(path, 0, path.length, out, at);
+      out[at++] = '"';
     }
-    out.append(']');
+    out = room(out, at, (cursor == null ? 0 : cursor.length()) + 32);
+    at = ascii(out, at, "]");
     if (cursor != null) {
-      out.append(",\"nextCursor\":");
-      string(out, cursor);
+      at = ascii(out, at, ",\"nextCursor\":\"");
+      at = ascii(out, at, cursor); // base64url: nothing to escape
+      at = ascii(out, at, "\"");
     }
-    return out.append('}').toString();
+    at = ascii(out, at, "}");
+    return new String(out, 0, at, StandardCharsets.UTF_8);
   }
 
   private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);

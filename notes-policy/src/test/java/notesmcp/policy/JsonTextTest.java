@@ -50,6 +50,23 @@ class JsonTextTest {
   }
 
   @Test
+  void aListingIsWhatJacksonsEscapingOfItsPathsGives() {
+    java.util.List<String> paths =
+        java.util.List.of("a.md", "Caf\u00e9/\"q\".md", "x\\y.md", "\ud83d\ude00.md");
+    StringBuilder expected = new StringBuilder("{\"notes\":[");
+    for (int i = 0; i < paths.size(); i++) {
+      expected.append(i > 0 ? ",\"" : "\"");
+      JsonStringEncoder.getInstance().quoteAsString(paths.get(i), expected);
+      expected.append('"');
+    }
+
+    assertThat(JsonText.notes(paths, null)).isEqualTo(expected + "]}");
+    assertThat(JsonText.notes(paths, "AbC-_9"))
+        .isEqualTo(expected + "],\"nextCursor\":\"AbC-_9\"}");
+    assertThat(JsonText.notes(java.util.List.of(), null)).isEqualTo("{\"notes\":[]}");
+  }
+
+  @Test
   void aPageCarriesItsOffsetTotalAndNext() {
     byte[] bytes = "0123456789".getBytes(StandardCharsets.US_ASCII);
 
