@@ -14,9 +14,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import notesmcp.policy.NoteName;
+import notesmcp.policy.Notes.Requester;
 import notesmcp.policy.Proposal;
 import notesmcp.policy.Recorded;
-import notesmcp.policy.Requester;
 
 /**
  * What {@code review} shows a person, for any text a client or a record can put there: no raw C0 or

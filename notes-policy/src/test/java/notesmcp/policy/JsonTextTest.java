@@ -9,6 +9,7 @@ import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
+import notesmcp.policy.Notes.JsonText;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.io.JsonStringEncoder;
 

@@ -7,6 +7,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.nio.charset.StandardCharsets;
 import java.text.Normalizer;
 import java.util.List;
+import notesmcp.policy.Notes.Outcome;
 
 /**
  * Note names, for any string: a configured name is accepted exactly when it follows the documented

@@ -8,8 +8,8 @@ import notesmcp.mcp.Tool;
 import notesmcp.mcp.ToolResult;
 import notesmcp.mcp.Tools;
 import notesmcp.policy.Notes;
-import notesmcp.policy.Outcome;
-import notesmcp.policy.Requester;
+import notesmcp.policy.Notes.Outcome;
+import notesmcp.policy.Notes.Requester;
 import notesmcp.policy.ToolDefinition;
 
 /**
