@@ -11,10 +11,12 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.zip.ZipFile;
 
 /**
  * Runs {@code notes-mcp chat} (issue 11), the assistant host, from the module notes-chat. Its jar
@@ -49,7 +51,26 @@ final class ChatModule {
       if (Files.isDirectory(folder)) {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder, "*.jar")) {
           for (Path jar : entries) {
-            found.add(jar);
+            // Only regular files: opening a FIFO named *.jar would block the class loader.
+            if (!Files.isRegularFile(jar, LinkOption.NOFOLLOW_LINKS)) {
+              err.println("notes-mcp: the chat module's " + jar + " is not a regular file");
+              return ExitCode.SERVER_FAILURE.code;
+            }
+            // A truncated jar would fail later, deep in class loading, as a missing class.
+            try (ZipFile zip = new ZipFile(jar.toFile())) {
+              if (zip.size() == 0) {
+                throw new IOException("it holds nothing");
+              }
+              found.add(jar);
+            } catch (IOException damaged) {
+              err.println(
+                  "notes-mcp: the chat module's "
+                      + jar
+                      + " is damaged ("
+                      + damaged.getMessage()
+                      + "); rebuild it with 'mvn -B -DskipTests -pl notes-chat -am package'");
+              return ExitCode.SERVER_FAILURE.code;
+            }
           }
         }
       }

@@ -86,8 +86,9 @@ final class WireServer implements AutoCloseable {
   }
 
   /**
-   * Starts {@code command}, which must become the server itself ({@code exec}), as a server set up
-   * by a wrapper does: in a mount namespace of its own, say.
+   * Starts {@code command}, which must become the server itself ({@code exec}): the program's with
+   * its own flags ({@link TestMain#command}), or a server set up by a wrapper, in a mount namespace
+   * of its own, say.
    */
   static WireServer startCommand(List<String> command) throws IOException {
     return new WireServer(new ProcessBuilder(command).start());

@@ -134,4 +134,44 @@ class ChatPackagingIT {
                 + " time it is asked for chat).\n");
     assertThat(run.stdout()).isEmpty();
   }
+
+  @Test
+  void aTruncatedChatJarIsRefusedNamingItWithoutAStackTrace() throws Exception {
+    Path copy = Files.createDirectories(dir.resolve("copy/chat"));
+    Path jar = Files.copy(JAR, copy.getParent().resolve("notes-mcp.jar"));
+    Path damaged = null;
+    for (Path chatJar : chatJars()) {
+      byte[] bytes = Files.readAllBytes(chatJar);
+      Path target = copy.resolve(chatJar.getFileName());
+      if (chatJar.getFileName().toString().startsWith("notes-chat-")) {
+        damaged = Files.write(target, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+      } else {
+        Files.write(target, bytes);
+      }
+    }
+    assertThat(damaged).as("the chat module's own jar").isNotNull();
+
+    ChatProcess.Result run =
+        ChatProcess.run(
+            dir,
+            "hello\n",
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                jar.toString(),
+                "chat",
+                "-root",
+                dir.toString(),
+                "-model",
+                "m"),
+            ChatProcess.WAIT);
+
+    assertThat(run.exit()).isEqualTo(4);
+    assertThat(run.stdout()).isEmpty();
+    assertThat(run.stderr())
+        .startsWith("notes-mcp: the chat module's " + damaged + " is damaged (")
+        .endsWith("); rebuild it with 'mvn -B -DskipTests -pl notes-chat -am package'\n")
+        .doesNotContain("Exception")
+        .doesNotContain("\tat ");
+  }
 }

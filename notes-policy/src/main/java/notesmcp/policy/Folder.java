@@ -75,6 +75,37 @@ final class Folder implements AutoCloseable {
     return new Folder(fd, false, rule, attributes);
   }
 
+  /**
+   * Opens the directory at {@code realPath} for a moment: as {@link #open(Path, ReadRule)}, but its
+   * {@link #close} releases it (for the folders above a file of trusted configuration).
+   */
+  static Folder openOnce(Path realPath, ReadRule rule) throws IOException {
+    Folder kept = open(realPath, rule);
+    return new Folder(kept.fd, true, rule, kept.opened);
+  }
+
+  /**
+   * The folder {@code name} in this one as a place to look names up from ({@code
+   * O_PATH|O_DIRECTORY|O_NOFOLLOW}: only search permission needed), on any file system (for the
+   * folders above a trusted file, which a path crosses as it likes); it cannot be listed. The
+   * caller checks who may write it, and closes it.
+   *
+   * @throws NotAFolder if it is a link or not a directory
+   */
+  Folder anyFolder(String name) throws IOException {
+    checkOpen();
+    long[] attributes = new long[Posix.ATTRIBUTES];
+    byte[] bytes = bytes(name);
+    int sub = Posix.openPlaceAt(fd, bytes, attributes);
+    if (sub == -Posix.ENOTDIR && Posix.statAt(fd, bytes, attributes) == 0) {
+      sub = ((int) attributes[Posix.MODE] & Posix.S_IFMT) == Posix.S_IFLNK ? -Posix.ELOOP : sub;
+    }
+    if (sub < 0) {
+      throw folderFailure(name, sub);
+    }
+    return new Folder(sub, true, rule, attributes);
+  }
+
   /** The rule this folder's reads keep: the one it was opened with. */
   ReadRule rule() {
     return rule;
@@ -275,7 +306,7 @@ final class Folder implements AutoCloseable {
     if (opened[Posix.MOUNT] != parent[Posix.MOUNT]) {
       return "it is a mount point (mount points are never crossed)";
     }
-    String others = rule.othersMayWrite(opened, Posix.userId());
+    String others = rule.othersMayWrite(opened);
     if (others != null) {
       return others + unprotectedHardLinks();
     }

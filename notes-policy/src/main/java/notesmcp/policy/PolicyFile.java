@@ -1,7 +1,6 @@
 package notesmcp.policy;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -29,7 +28,7 @@ import tools.jackson.core.json.JsonFactory;
  * wrong types, bad names and bad patterns are all errors.
  */
 public final class PolicyFile {
-  private static final long MAX_FILE_BYTES = 64 * 1024;
+  private static final int MAX_FILE_BYTES = 64 * 1024;
   private static final JsonFactory JSON =
       JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
@@ -47,12 +46,17 @@ public final class PolicyFile {
   public static Policy load(Path file) throws Invalid {
     byte[] bytes;
     try {
-      if (Files.size(file) > MAX_FILE_BYTES) {
-        throw new Invalid(file, "larger than " + MAX_FILE_BYTES + " bytes");
-      }
-      bytes = Files.readAllBytes(file);
+      // Opened as a note is, in folders only this user or root may write (TrustedFile).
+      bytes = TrustedFile.read(file, MAX_FILE_BYTES);
+    } catch (TrustedFile.Refused e) {
+      throw new Invalid(file, e.getMessage());
+    } catch (Folder.ChangedWhileOpening | OpenedFile.ChangedWhileReading e) {
+      throw new Invalid(file, "changed while it was being read; try again");
     } catch (IOException e) {
       throw new Invalid(file, "cannot be read (" + FileProblem.describe(e) + ")");
+    }
+    if (bytes == null) {
+      throw new Invalid(file, "larger than " + MAX_FILE_BYTES + " bytes");
     }
     return parse(file, bytes);
   }

@@ -57,7 +57,7 @@ public final class Workspace {
       throw new IOException(root + " is not a directory");
     }
     Folder folder = Folder.open(real, rule);
-    String others = rule.othersMayWrite(folder.attributesWhenOpened(), Posix.userId());
+    String others = rule.othersMayWrite(folder.attributesWhenOpened());
     if (others != null) {
       throw new IOException(
           others

@@ -192,7 +192,7 @@ class ChangeRuleTest {
     assertThat(ReadRule.writableByOthers(folder(01777, me), me))
         .as("the sticky bit does not stop a hard link")
         .isEqualTo("it is writable by every user (mode 1777)");
-    assertThat(new ReadRule(true, Duration.ZERO).othersMayWrite(folder(0777, 1001), me)).isNull();
+    assertThat(new ReadRule(true, Duration.ZERO).othersMayWrite(folder(0777, 1001))).isNull();
   }
 
   private static long[] folder(int mode, long owner) {

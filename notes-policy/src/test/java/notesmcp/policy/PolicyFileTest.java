@@ -225,6 +225,6 @@ class PolicyFileTest {
   void directoryIsInvalid() {
     assertThatThrownBy(() -> PolicyFile.load(dir))
         .isInstanceOf(PolicyFile.Invalid.class)
-        .hasMessageStartingWith("policy file " + dir + ": cannot be read (");
+        .hasMessage("policy file " + dir + ": is a directory, not a regular file");
   }
 }
