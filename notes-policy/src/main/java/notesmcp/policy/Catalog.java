@@ -159,15 +159,20 @@ public final class Catalog {
     }
   }
 
-  /** One folder of the enumeration: its path ("" for the root), its reach, its inotify watch. */
+  /**
+   * One folder of the enumeration: its path ("" for the root), the path's length in UTF-8 bytes,
+   * its reach, its inotify watch.
+   */
   private static final class Node {
     final String path;
+    final int bytes;
     final Policy.Reach reach;
     final int depth;
     int watch = -1;
 
-    Node(String path, Policy.Reach reach, int depth) {
+    Node(String path, int bytes, Policy.Reach reach, int depth) {
       this.path = path;
+      this.bytes = bytes;
       this.reach = reach;
       this.depth = depth;
     }
@@ -501,7 +506,7 @@ public final class Catalog {
     folders.clear();
     watches.clear();
     notes.clear();
-    Node root = new Node("", policy.reach(), 0);
+    Node root = new Node("", 0, policy.reach(), 0);
     enter(root, workspace.rootFolder());
     scannedAt = System.nanoTime();
     if (tell) {
@@ -561,8 +566,11 @@ public final class Catalog {
     try (Folder.Entries entries = folder.entries()) {
       Folder.Entry entry;
       while ((entry = entries.next()) != null) {
-        String name = text(entry.name());
+        byte[] raw = entry.name();
+        String name = plainName(raw);
         if (name != null) {
+          take(node, folder, name, raw.length, entry.type(), null);
+        } else if ((name = text(raw)) != null) {
           look(node, folder, name, entry.type(), null);
         }
       }
@@ -572,16 +580,25 @@ public final class Catalog {
   }
 
   /**
-   * A name as a folder lists it, decoded strictly as UTF-8, or null if it is not UTF-8; an ASCII
-   * name (most are) without a decoder.
+   * The name, if it is printable ASCII (U+0020 to U+007E) not starting with '.' and at most 255
+   * bytes: such a name follows every rule of {@link NoteName} as it stands (one look at its bytes
+   * decides, which is most names' case), else null, and {@link #text} and the full check decide.
    */
-  private static String text(byte[] name) {
+  private static String plainName(byte[] name) {
+    if (name.length == 0 || name.length > NoteName.MAX_COMPONENT_BYTES || name[0] == '.') {
+      return null;
+    }
     for (byte b : name) {
-      if (b < 0) {
-        return new Folder.Entry(name, 0, 0).text();
+      if (b < 0x20 || b == 0x7f) {
+        return null; // non-ASCII bytes are negative
       }
     }
     return new String(name, StandardCharsets.ISO_8859_1);
+  }
+
+  /** A name as a folder lists it, decoded strictly as UTF-8, or null if it is not UTF-8. */
+  private static String text(byte[] name) {
+    return new Folder.Entry(name, 0, 0).text();
   }
 
   /**
@@ -589,13 +606,19 @@ public final class Catalog {
    * ({@code DT_*}; unknown is looked up): a readable note, or a folder to enter.
    */
   private void look(Node node, Folder folder, String name, int type, Set<String> changed) {
-    if (NoteName.componentProblem(name) != null) {
+    if (NoteName.componentProblem(name) == null) {
+      take(node, folder, name, Arguments.utf8Length(name), type, changed);
+    }
+  }
+
+  /** As {@link #look}, for a name known to follow the rules, {@code bytes} long in UTF-8. */
+  private void take(
+      Node node, Folder folder, String name, int bytes, int type, Set<String> changed) {
+    int pathBytes = node.path.isEmpty() ? bytes : node.bytes + 1 + bytes;
+    if (pathBytes > NoteName.MAX_PATH_BYTES) {
       return;
     }
     String path = node.path.isEmpty() ? name : node.path + "/" + name;
-    if (Arguments.utf8Length(path) > NoteName.MAX_PATH_BYTES) {
-      return;
-    }
     if (type == Posix.DT_UNKNOWN) {
       try {
         int mode = (int) folder.attributesOf(name)[Posix.MODE] & Posix.S_IFMT;
@@ -626,7 +649,7 @@ public final class Catalog {
         return;
       }
       try (Folder sub = folder.folder(name)) {
-        enter(new Node(path, reach, node.depth + 1), sub);
+        enter(new Node(path, pathBytes, reach, node.depth + 1), sub);
       } catch (Folder.NotAFolder e) {
         // A link, a mount point, another file system: never entered, and no notes in it.
       } catch (IOException e) {
