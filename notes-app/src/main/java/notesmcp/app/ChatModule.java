@@ -19,12 +19,12 @@ import java.util.List;
 import java.util.zip.ZipFile;
 
 /**
- * Runs {@code notes-mcp chat} (issue 11), the assistant host, from the module notes-chat. Its jar
- * and the libraries only it needs (LangChain4j and what that brings: Jackson 2, an HTTP client)
- * live in a folder {@value #FOLDER} beside this program's jar ({@code notes-app/target/chat/} in a
- * checkout, {@code lib/app/chat/} in an installed image) and are loaded only for this mode, by a
- * class loader of their own whose parent is this one. So {@code -serve} and the one-shot client
- * never load them, and their class path stays the one jar.
+ * Runs {@code notes-mcp chat} ({@code docs/chat.md}), the assistant host, from the module
+ * notes-chat. Its jar and the libraries only it needs (LangChain4j and what that brings: Jackson 2,
+ * an HTTP client) live in a folder {@value #FOLDER} beside this program's jar ({@code
+ * notes-app/target/chat/} in a checkout, {@code lib/app/chat/} in an installed image) and are
+ * loaded only for this mode, by a class loader of their own whose parent is this one. So {@code
+ * -serve} and the one-shot client never load them, and their class path stays the one jar.
  *
  * <p>Across the two loaders only public types meet: the chat module uses this module's public API
  * ({@link OwnServer}, {@link VisibleText}, {@link ProposalView}, {@link ControllingTerminal},

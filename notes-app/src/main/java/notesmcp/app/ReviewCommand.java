@@ -20,8 +20,8 @@ import notesmcp.policy.Workspace;
 
 /**
  * {@code notes-mcp review -root W -proposals DIR [--approve ID --sha256 HEX | --reject ID]}: the
- * trusted approval path, run by a person in their own terminal, outside MCP (approvals issue,
- * "Review, outside MCP"). It first completes any interrupted commit, then:
+ * trusted approval path, run by a person in their own terminal, outside MCP ({@code
+ * docs/approvals.md}). It first completes any interrupted commit, then:
  *
  * <ul>
  *   <li>with {@code --approve ID --sha256 HEX}: approves that proposal, bound to those bytes;
@@ -67,7 +67,7 @@ final class ReviewCommand {
 
   /**
    * The approval path over the folders the options name, or null after saying why not. Nothing is
-   * created before both folders are checked (CONTRACT §5).
+   * created before both folders are checked ({@code docs/behaviour.md}, "Limits").
    */
   private static Approvals open(Options options, PrintStream err, Seams seams) {
     try {
@@ -117,7 +117,7 @@ final class ReviewCommand {
 
   /**
    * "Without a terminal, review lists each pending proposal (id, destination, byte length, SHA-256)
-   * and approves nothing" (approvals issue).
+   * and approves nothing" ({@code docs/approvals.md}).
    */
   private static ExitCode list(
       List<Recorded> pending,

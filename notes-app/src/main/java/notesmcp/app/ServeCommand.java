@@ -27,7 +27,7 @@ import notesmcp.policy.Workspace;
 final class ServeCommand {
   /**
    * How long the SIGTERM hook waits for replies already made to be written: a stdout nobody reads
-   * must not keep the process past a second ({@code docs/behaviour.md}, "Limits").
+   * must not keep the process past its second ({@code docs/behaviour.md}, "Limits").
    */
   private static final Duration FLUSH_ON_SIGTERM = Duration.ofMillis(250);
 
@@ -90,6 +90,10 @@ final class ServeCommand {
             + (proposals == null
                 ? "in memory (discarded on exit)"
                 : "kept in " + proposals.path() + " for 'notes-mcp review'"));
+    String limitation = workspace.mountLimitation();
+    if (limitation != null) {
+      err.println("notes-mcp: " + limitation);
+    }
     // SIGTERM: replies already made get a bounded moment to leave; the hook never writes itself,
     // so a stdout nobody reads cannot hold the exit.
     Thread flushOnSignal =
@@ -132,10 +136,7 @@ final class ServeCommand {
         : e.getMessage();
   }
 
-  /**
-   * An executable that cannot start fails loudly ({@code docs/behaviour.md}, "Command line"); never
-   * a fallback.
-   */
+  /** An executable that cannot start fails loudly ({@code docs/behaviour.md}, "Command line"). */
   static ExitCode cannotStart(Posix.Unavailable e, PrintStream err) {
     err.println("notes-mcp: cannot start: " + e.getMessage());
     return ExitCode.CANNOT_START;

@@ -29,8 +29,7 @@ class NoteToolsTest {
   @BeforeEach
   void createTools() throws IOException {
     Files.writeString(dir.resolve("notes.txt"), "hello");
-    // No change margin: the note was written a moment ago (docs/behaviour.md, "What holds against
-    // other processes"); the margin's own tests are notes-policy's.
+    // No change margin: the note was written a moment ago (the margin is ChangeRuleTest's).
     notes =
         new Notes(
             Policy.defaults(),

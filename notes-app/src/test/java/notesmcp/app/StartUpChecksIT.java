@@ -20,10 +20,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What {@code -serve} and {@code review} check before they start, run as a person would run them:
- * CONTRACT §5, "Options are fully checked before anything is created on disk: a -proposals DIR that
- * is, or would resolve to, a place inside the workspace is refused without creating any folder"
- * (issue 8, defect 6), however DIR is spelled; and CONTRACT §2, "An executable that cannot start
- * MUST fail loudly": without its native library the program refuses to serve or review.
+ * options are fully checked before anything is created on disk, so a -proposals DIR that is, or
+ * would resolve to, a place inside the workspace is refused without creating any folder, however
+ * DIR is spelled ({@code docs/behaviour.md}, "Limits"); and an executable that cannot start fails
+ * loudly ({@code docs/behaviour.md}, "Command line"): without its native library, or with a damaged
+ * one, the program refuses to serve or review, exit 4, and never crashes the JVM.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class StartUpChecksIT {

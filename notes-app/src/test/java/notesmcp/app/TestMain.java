@@ -16,8 +16,9 @@ import notesmcp.mcp.Tools;
 import notesmcp.policy.ReadRule;
 
 /**
- * The real program with what only tests may add, through {@link Seams} (issue 9: the shipped
- * program has no test hooks). Its own flags come first, then the program's command line:
+ * The real program with what only tests may add, through {@link Seams} ({@code docs/design.md},
+ * "Tests": the shipped program has no test hooks). Its own flags come first, then the program's
+ * command line:
  *
  * <ul>
  *   <li>{@code --hold-calls MILLIS}: every {@code tools/call} waits that long before it reaches the

@@ -18,9 +18,8 @@ import notesmcp.policy.Recorded.Valid;
 
 /**
  * The trusted approval path: the only code that creates a note, and only for a proposal a person
- * approved outside MCP ({@code docs/approvals.md}, "What is on disk, and what a crash leaves").
- * Only {@code notes-mcp review} builds one; the MCP adapter holds a {@link Notes}, which has no way
- * to reach this type.
+ * approved outside MCP ({@code docs/approvals.md}). Only {@code notes-mcp review} builds one; the
+ * MCP adapter holds a {@link Notes}, which has no way to reach this type.
  *
  * <p>Commit of proposal P, destination D (a name N in folder F of workspace W, F being W itself or
  * a folder below it), all under the proposals folder's lock. F is reached from W's descriptor

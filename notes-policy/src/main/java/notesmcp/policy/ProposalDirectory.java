@@ -21,8 +21,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The proposals folder ({@code -proposals DIR}): one immutable record per accepted proposal, and
- * beside it at most one status marker, each published atomically and owner-only (approvals issue,
- * "Durable proposals").
+ * beside it at most one status marker, each published atomically and owner-only ({@code
+ * docs/approvals.md}).
  *
  * <pre>DIR/ID.json        the record: destination, exact content, bytes, SHA-256, time, client
  * DIR/ID.committed   marker: the note was created   (absent both: the proposal is pending)
@@ -89,10 +89,10 @@ public final class ProposalDirectory {
    * Opens {@code dir}, creating it (and any missing parent) {@code 0700} if it is missing. "DIR
    * must be outside the workspace and must not be group- or world-writable; otherwise startup fails
    * with a clear message"; "decided on real paths (links resolved)"; "DIR must be owned by the user
-   * ... (its parents are not checked)" (approvals issue). CONTRACT §5: "a -proposals DIR that is,
-   * or would resolve to, a place inside the workspace is refused without creating any folder":
-   * where it would be is decided first ({@link PlannedFolder#realPathOf}), and only then is
-   * anything created.
+   * ... (its parents are not checked)" ({@code docs/approvals.md}); "a -proposals DIR that is, or
+   * would resolve to, a place inside the workspace is refused without creating any folder" ({@code
+   * docs/behaviour.md}, "Limits"): where it would be is decided first ({@link
+   * PlannedFolder#realPathOf}), and only then is anything created.
    *
    * @throws Posix.Unavailable if the native library is missing (not wrapped: the program is broken)
    */
@@ -317,8 +317,8 @@ public final class ProposalDirectory {
   /**
    * Why no new proposal for {@code name} may be accepted, if one may not: "at most one pending
    * proposal per destination name in DIR, across server restarts", "re-read at each propose_note,
-   * not cached at start-up" (approvals issue). A damaged pending record blocks every name, since
-   * its destination cannot be known. Call inside {@link #locked}.
+   * not cached at start-up" ({@code docs/approvals.md}). A damaged pending record blocks every
+   * name, since its destination cannot be known. Call inside {@link #locked}.
    */
   Optional<String> blocking(NoteName name) throws IOException {
     for (String id : ids()) {

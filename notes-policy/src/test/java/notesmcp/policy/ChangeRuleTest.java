@@ -209,4 +209,15 @@ class ChangeRuleTest {
     assertThat(ReadRule.hardLinksProtectedBySystem()).isEqualTo(value.equals("1"));
     assertThat(ReadRule.ofSystem().margin()).isEqualTo(Duration.ofMillis(50));
   }
+
+  @Test
+  void aKernelWithoutMountIdsIsSaidAtStartUp() {
+    assertThat(workspace.mountLimitation()).as("this kernel has both").isNull();
+    assertThat(Workspace.mountLimitation(false, true))
+        .isEqualTo(
+            "this kernel reports no mount ids (statx STATX_MNT_ID): folders are compared by"
+                + " device, and openat2 refuses mount points");
+    assertThat(Workspace.mountLimitation(false, false))
+        .endsWith("so a bind mount of the same file system inside the workspace is not told apart");
+  }
 }

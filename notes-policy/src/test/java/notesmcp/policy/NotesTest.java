@@ -273,7 +273,8 @@ class NotesTest {
     return "{\"path\":\"draft.txt\",\"content\":\"" + content + "\"}";
   }
 
-  // --- CONTRACT §3: what the policy refuses, each one a refusal that says why ---
+  // --- docs/behaviour.md, "Refusals": what the policy refuses, each one a refusal that says why
+  // ---
 
   static List<Arguments> refusals() {
     String onlyReadable = " is not allowed: it must be exactly one of " + READABLE;
