@@ -6,7 +6,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import notesmcp.jsonrpc.Codec;
+import notesmcp.cli.DurationText;
+import notesmcp.cli.Flag;
+import notesmcp.cli.UsageException;
+import notesmcp.text.JsonInput;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
@@ -16,12 +19,12 @@ import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.json.JsonFactory;
 
 /**
- * The parsed command line (CONTRACT §2). Every flag takes one or two dashes, and a value either as
- * the next word or after {@code =}: {@code -root W}, {@code --root W}, {@code --root=W}. The word
- * {@code review} selects the review mode: {@code notes-mcp review -root W -proposals DIR [--approve
- * ID --sha256 HEX | --reject ID]}, "single- and double-dash spellings both work, in any order"
- * (approvals issue). The word {@code config} prints a host's configuration entry: {@code notes-mcp
- * config -root W [-host NAME]} (issue 10).
+ * The parsed command line (docs/behaviour.md, "Command line"). Every flag takes one or two dashes,
+ * and a value either as the next word or after {@code =}: {@code -root W}, {@code --root W}, {@code
+ * --root=W}. The word {@code review} selects the review mode: {@code notes-mcp review -root W
+ * -proposals DIR [--approve ID --sha256 HEX | --reject ID]}, "single- and double-dash spellings
+ * both work, in any order" (approvals issue). The word {@code config} prints a host's configuration
+ * entry: {@code notes-mcp config -root W [-host NAME]} (issue 10).
  */
 record Options(
     Mode mode,
@@ -323,7 +326,7 @@ record Options(
         throw new UsageException("-args must hold exactly one JSON object");
       }
     } catch (JacksonException e) {
-      throw new UsageException("-args is not valid JSON: " + Codec.describe(e));
+      throw new UsageException("-args is not valid JSON: " + JsonInput.describe(e));
     }
     return out.toString();
   }

@@ -7,9 +7,11 @@ import java.io.PrintStream;
 import java.nio.file.FileSystemException;
 import java.time.Clock;
 import java.time.Duration;
-import notesmcp.mcp.Implementation;
-import notesmcp.mcp.Server;
-import notesmcp.mcp.Versions;
+import notesmcp.cli.ExitCode;
+import notesmcp.cli.Version;
+import notesmcp.mcp.Protocol;
+import notesmcp.mcp.Protocol.Implementation;
+import notesmcp.mcp.server.Server;
 import notesmcp.policy.FileProblem;
 import notesmcp.policy.Notes;
 import notesmcp.policy.Policy;
@@ -75,9 +77,9 @@ final class ServeCommand {
             + ": serving "
             + workspace.root()
             + " on stdio (MCP "
-            + Versions.MODERN
+            + Protocol.MODERN
             + "; "
-            + String.join(", ", Versions.LEGACY)
+            + String.join(", ", Protocol.LEGACY)
             + " after initialize);"
             + " readable "
             + policy.readable()

@@ -19,10 +19,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * {@code notes-mcp config -root W [-host NAME]} through the real launcher (issue 10): for each host
- * a valid entry naming the executable that ran and W, both absolute and existing, in a folder whose
- * name has spaces and quotes; the entry actually starts a working server; bad input is a usage
- * error with nothing on stdout.
+ * {@code notes-mcp config -root W [-host NAME]} through the real launcher (README, "Using it from a
+ * host"): for each host a valid entry naming the executable that ran and W, both absolute and
+ * existing, in a folder whose name has spaces and quotes; the entry actually starts a working
+ * server; bad input is a usage error with nothing on stdout.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ConfigIT {

@@ -10,13 +10,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import notesmcp.cli.Version;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What a new user meets first (issue 10, part 5): {@code ./notes-mcp} in a checkout with no {@code
+ * What a new user meets first (README, "Tests"): {@code ./notes-mcp} in a checkout with no {@code
  * target/} builds the program and says so on stderr, in plain text (no terminal escape codes from
  * Maven); and a built checkout that is copied ({@code cp -a}) or moved starts without a single
  * start-up-cache warning from the JVM (the launcher sees that its cache was made for the jar at
@@ -47,6 +48,10 @@ class FirstUseIT {
             "pom.xml",
             "notes-mcp",
             "examples",
+            "untrusted-text/pom.xml",
+            "untrusted-text/src",
+            "notes-cli/pom.xml",
+            "notes-cli/src",
             "notes-policy/pom.xml",
             "notes-policy/src",
             "mcp-stdio/pom.xml",
@@ -108,7 +113,7 @@ class FirstUseIT {
     assertThat(chatFirstUse.err())
         .contains("first run, building the chat mode")
         .doesNotContain("\u001b");
-    assertThat(checkout.resolve("notes-app/target/chat/notes-chat-" + Version.VALUE + ".jar"))
+    assertThat(checkout.resolve("notes-chat/target/chat/notes-chat-" + Version.VALUE + ".jar"))
         .isRegularFile();
     assertThat(repository.resolve("io/github/notesmcp")).doesNotExist();
   }

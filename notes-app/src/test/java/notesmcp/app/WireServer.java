@@ -49,6 +49,7 @@ final class WireServer implements AutoCloseable {
   private final Process process;
   private final OutputStream stdin;
   private final BlockingQueue<JsonNode> incoming = new LinkedBlockingQueue<>();
+  private final BlockingQueue<JsonNode> batches = new LinkedBlockingQueue<>();
   private final List<JsonNode> unclaimed = Collections.synchronizedList(new ArrayList<>());
   private final Map<String, Expectation> expectations = new ConcurrentHashMap<>();
   private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
@@ -110,6 +111,17 @@ final class WireServer implements AutoCloseable {
           message = JSON.readTree(line);
         } catch (RuntimeException e) {
           violations.add("stdout line is not JSON: " + line);
+          continue;
+        }
+        if (message.isArray()) {
+          // A batch's reply (2025-03-26): each element is checked as that response alone would be.
+          if (message.isEmpty()) {
+            violations.add("an empty array: a batch with no reply gets no reply at all");
+          }
+          for (JsonNode element : message) {
+            check(element);
+          }
+          batches.add(message);
           continue;
         }
         check(message);
@@ -230,6 +242,18 @@ final class WireServer implements AutoCloseable {
 
   long nextId() {
     return nextId.getAndIncrement();
+  }
+
+  /** Waits for the next line that is an array: a batch's reply. */
+  JsonNode batchReply() throws InterruptedException {
+    JsonNode batch = batches.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(batch).as("a batch's reply within " + WAIT + "; stderr:\n" + stderr).isNotNull();
+    return batch;
+  }
+
+  /** The batch replies that arrived and were not taken. */
+  List<JsonNode> batchesLeft() {
+    return new ArrayList<>(batches);
   }
 
   /** Waits for the response with this id. */

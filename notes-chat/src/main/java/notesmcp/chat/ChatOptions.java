@@ -8,15 +8,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import notesmcp.app.DurationText;
-import notesmcp.app.Flag;
-import notesmcp.app.UsageException;
+import notesmcp.cli.DurationText;
+import notesmcp.cli.Flag;
+import notesmcp.cli.UsageException;
 
 /**
- * The command line of {@code notes-mcp chat} (issue 11): {@code -root W [-proposals DIR] [-provider
- * ollama|openai] [-model-url URL] -model NAME [-max-tool-calls N] [-server-command CMD]}, and
- * {@code -policy}, {@code -max-calls}, {@code -timeout}, {@code -model-timeout}. Flags are written
- * as everywhere in this program: one or two dashes, a value as the next word or after {@code =}.
+ * The command line of {@code notes-mcp chat} (docs/chat.md): {@code -root W [-proposals DIR]
+ * [-provider ollama|openai] [-model-url URL] -model NAME [-max-tool-calls N] [-server-command
+ * CMD]}, and {@code -policy}, {@code -max-calls}, {@code -timeout}, {@code -model-timeout}. Flags
+ * are written as everywhere in this program: one or two dashes, a value as the next word or after
+ * {@code =}.
  */
 record ChatOptions(
     boolean help,

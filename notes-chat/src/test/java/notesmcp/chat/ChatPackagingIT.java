@@ -49,6 +49,37 @@ class ChatPackagingIT {
     }
   }
 
+  /** A library's META-INF/ entry, read from the jar that holds {@code type}. */
+  private static String entryOf(Class<?> type, String name) throws Exception {
+    Path jar = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+    return entry(jar, name);
+  }
+
+  private static String entry(Path jar, String name) throws IOException {
+    try (JarFile file = new JarFile(jar.toFile())) {
+      JarEntry entry = file.getJarEntry(name);
+      assertThat(entry).as(name + " in " + jar).isNotNull();
+      try (var in = file.getInputStream(entry)) {
+        return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      }
+    }
+  }
+
+  /**
+   * Jackson's licence terms travel with its classes in the program's jar: its LICENSE, and the
+   * NOTICE of jackson-core and of jackson-databind both (shading used to keep only the last one).
+   */
+  @Test
+  void theProgramsJarKeepsJacksonsLicenceAndEveryNotice() throws Exception {
+    String notice = entry(JAR, "META-INF/NOTICE");
+
+    assertThat(notice)
+        .contains(entryOf(tools.jackson.core.JsonParser.class, "META-INF/NOTICE").strip())
+        .contains(entryOf(tools.jackson.databind.JsonNode.class, "META-INF/NOTICE").strip());
+    assertThat(entry(JAR, "META-INF/LICENSE"))
+        .isEqualTo(entryOf(tools.jackson.core.JsonParser.class, "META-INF/LICENSE"));
+  }
+
   @Test
   void theProgramsJarHoldsNoChatLibraryAndTheChatFolderRepeatsNothingInIt() throws Exception {
     Set<String> program = classes(JAR);

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import notesmcp.text.JsonInput;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -69,8 +70,8 @@ public final class PolicyFile {
     List<String> proposable = defaults.proposable();
     int maxNoteBytes = defaults.maxNoteBytes();
     int maxCalls = defaults.maxCalls();
-    if (JsonProblem.isNotUtf8(bytes)) {
-      throw new Invalid(file, "not valid JSON: " + JsonProblem.NOT_UTF8);
+    if (JsonInput.isNotUtf8(bytes)) {
+      throw new Invalid(file, "not valid JSON: " + JsonInput.NOT_UTF8);
     }
     try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), bytes)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
@@ -107,7 +108,7 @@ public final class PolicyFile {
         throw new Invalid(file, "must hold exactly one JSON object");
       }
     } catch (JacksonException e) {
-      throw new Invalid(file, "not valid JSON: " + JsonProblem.describe(e));
+      throw new Invalid(file, "not valid JSON: " + JsonInput.describe(e));
     }
     try {
       return Policy.of(readable, exclude, proposable, maxNoteBytes, maxCalls);

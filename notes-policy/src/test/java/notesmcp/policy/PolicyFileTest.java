@@ -108,8 +108,8 @@ class PolicyFileTest {
         "{\"readable\":[\".env\"]}      | note name \".env\" has the component \".env\"" + DOT,
         "{\"readable\":[\"/etc/x\"]}    | note name \"/etc/x\" starts with '/': a note's path is"
             + " relative to the workspace",
-        "{\"readable\":[\"a\\u0000\"]}  | note name \"a\\u0000\" holds U+0000, a control, format or"
-            + " invisible character (never part of a note's name)",
+        "{\"readable\":[\"a\\u0000\"]}  | note name \"a\\u0000\" holds U+0000, a control, format, invisible or"
+            + " private-use character (never part of a note's name)",
         "{\"readable\":[\"Cafe\u0301\"]} | note name \"Cafe\\u0301\" is not in Unicode normalization"
             + " form C (NFC)",
         "{\"proposable\":[\"\"]}        | note name \"\" is empty",

@@ -309,8 +309,8 @@ class VaultNotesTest {
                 + " form C (NFC)");
     assertThat(refusal("read_note", "{\"path\":\"a\u202emd.txt\"}"))
         .isEqualTo(
-            "path \"a\\u202emd.txt\" is not a note's path: it holds U+202E, a control, format or"
-                + " invisible character (never part of a note's name)");
+            "path \"a\\u202emd.txt\" is not a note's path: it holds U+202E, a control, format, invisible or"
+                + " private-use character (never part of a note's name)");
   }
 
   @Test
