@@ -1,11 +1,11 @@
 package notesmcp.app;
 
 import java.nio.file.Path;
+import notesmcp.policy.Notes.Requester;
 import notesmcp.policy.Proposal;
 import notesmcp.policy.Recorded;
 import notesmcp.policy.Recorded.Damaged;
 import notesmcp.policy.Recorded.Valid;
-import notesmcp.policy.Requester;
 import notesmcp.text.TerminalText;
 
 /**

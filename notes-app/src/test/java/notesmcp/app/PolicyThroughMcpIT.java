@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import notesmcp.policy.Notes;
-import notesmcp.policy.Outcome;
+import notesmcp.policy.Notes.Outcome;
 import notesmcp.policy.PolicyFile;
 import notesmcp.policy.Workspace;
 import org.junit.jupiter.api.AfterAll;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Instant;
-import notesmcp.policy.Policy;
+import notesmcp.policy.NoteName;
+import notesmcp.policy.Notes.Requester;
 import notesmcp.policy.Proposal;
 import notesmcp.policy.Recorded;
-import notesmcp.policy.Requester;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,7 +42,7 @@ class ProposalViewTest {
     Proposal proposal =
         new Proposal(
             "0f8b8b4e-55d5-4c1e-9b7e-3c1f7d2a9e10",
-            Policy.defaults().proposable().get(0),
+            NoteName.configured("draft.txt"),
             "x",
             Instant.parse("2026-01-02T03:04:05Z"),
             requester);

@@ -91,7 +91,11 @@ final class WireServer implements AutoCloseable {
     return new WireServer(new ProcessBuilder(command).directory(directory.toFile()).start());
   }
 
-  /** Starts {@code command} (the program's, with its own flags: {@link TestMain#command}). */
+  /**
+   * Starts {@code command}, which must become the server itself ({@code exec}): the program's with
+   * its own flags ({@link TestMain#command}), or a server set up by a wrapper, in a mount namespace
+   * of its own, say.
+   */
   static WireServer startCommand(List<String> command) throws IOException {
     return new WireServer(new ProcessBuilder(command).start());
   }

@@ -21,16 +21,20 @@ import notesmcp.policy.Recorded.Valid;
  * approved outside MCP ({@code docs/approvals.md}). Only {@code notes-mcp review} builds one; the
  * MCP adapter holds a {@link Notes}, which has no way to reach this type.
  *
- * <p>Commit of proposal P, destination D in workspace W, all under the folder's lock:
+ * <p>Commit of proposal P, destination D (a name N in folder F of workspace W, F being W itself or
+ * a folder below it), all under the proposals folder's lock. F is reached from W's descriptor
+ * folder by folder ({@link Workspace#reach}: never a link, never across a mount point), and every
+ * step below is made relative to F's descriptor, so nothing is written outside W whatever is
+ * renamed meanwhile:
  *
  * <ol>
  *   <li>Check: P is pending, its record matches its SHA-256, the SHA-256 the person approved is
- *       P's, nothing is at D.
- *   <li>Write P's bytes to T = {@code W/.notes-mcp-ID.tmp}: created exclusively, {@code 0600},
+ *       P's, F exists and nothing is at D.
+ *   <li>Write P's bytes to T = {@code F/.notes-mcp-ID.tmp}: created exclusively, {@code 0600},
  *       fsynced. (The leading dot keeps T from ever being a note name.)
- *   <li>{@code link(T, D)}: D appears atomically with all its bytes, or, if anything at all is at D
- *       (a dangling link too), nothing happens. fsync W.
- *   <li>Remove T; fsync W.
+ *   <li>{@code linkat(T, D)}: D appears atomically with all its bytes, or, if anything at all is at
+ *       D (a dangling link too), nothing happens. fsync F.
+ *   <li>Remove T; fsync F.
  *   <li>Publish P's {@code committed} marker (itself atomic and exclusive).
  * </ol>
  *
@@ -109,7 +113,7 @@ public final class Approvals {
                 finish(proposal);
                 done.add("completed the interrupted commit of " + id + ": " + fileOf(proposal));
               } else {
-                removeTemp(proposal);
+                clearTemp(proposal);
               }
             }
           }
@@ -140,8 +144,8 @@ public final class Approvals {
 
   /**
    * Approves proposal {@code id}, bound to its bytes: {@code sha256} must be the full SHA-256 of
-   * exactly the content shown to the person ("never a prefix; a wrong one refuses and leaves the
-   * proposal pending").
+   * exactly the content shown to the person (never a prefix; a wrong one refuses and leaves the
+   * proposal pending).
    */
   public Decision approve(String id, String sha256) throws IOException {
     if (!ProposalDirectory.isId(id)) {
@@ -181,7 +185,12 @@ public final class Approvals {
       finish(proposal);
       return new Done("completed the interrupted commit of " + id + ": " + fileOf(proposal));
     }
-    if (workspace.isOccupied(proposal.path()) || !create(proposal)) {
+    String taken = workspace.destinationProblem(proposal.path());
+    if (taken != null && !taken.endsWith(Workspace.EXISTS)) {
+      return new Refused(
+          taken + "; proposal " + id + " is still pending (reject it with --reject " + id + ")");
+    }
+    if (taken != null || !create(proposal)) {
       return new Refused(
           fileOf(proposal)
               + " already exists; it was left untouched and proposal "
@@ -269,12 +278,25 @@ public final class Approvals {
     }
   }
 
+  /**
+   * Removes the T of a proposal that is not committed, where its folder can still be entered: a
+   * folder that is gone, or is now a link or a mount point, holds no T that review could reach (and
+   * nothing is ever removed through a link), so the review goes on.
+   */
+  private void clearTemp(Proposal proposal) throws IOException {
+    try {
+      removeTemp(proposal);
+    } catch (Folder.NotAFolder e) {
+      // not a folder to enter: nothing of ours is reached through it
+    }
+  }
+
   /** Whether D is this proposal's note: see the class comment. */
   private boolean holdsThisNote(Proposal proposal) throws IOException {
     return workspace.holdsExactly(proposal.path(), proposal.bytes(), tempOf(proposal));
   }
 
-  /** T's name, in the note's own folder. */
+  /** T's name, in D's own folder. */
   private static String tempOf(Proposal proposal) {
     return ".notes-mcp-" + proposal.id() + ".tmp";
   }

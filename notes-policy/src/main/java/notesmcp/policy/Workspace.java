@@ -146,6 +146,56 @@ public final class Workspace {
     }
   }
 
+  /** How {@link #destinationProblem} ends when something is at the name already. */
+  static final String EXISTS =
+      "already exists; a proposal may only create a new note, never replace one";
+
+  /**
+   * Why a new note may not be created at {@code name}, or null when its folder is there (reached as
+   * {@link #reach} does) and nothing at all, not even a dangling link, is at its name. A name whose
+   * presence cannot be told counts as taken.
+   */
+  String destinationProblem(NoteName name) {
+    Place place;
+    try {
+      place = reach(name.value());
+    } catch (NoSuchFileException e) {
+      return name
+          + " cannot be created: its folder "
+          + name.folder()
+          + " does not exist in the workspace (no folder is ever made for a note)";
+    } catch (Folder.NotAFolder e) {
+      return name + " cannot be created: " + e.getMessage();
+    } catch (IOException e) {
+      return name
+          + " cannot be created: its folder cannot be reached ("
+          + FileProblem.describe(e)
+          + ")";
+    }
+    try (place) {
+      place.folder().attributesOf(place.name());
+      return name + " " + EXISTS;
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (IOException e) {
+      return name + " " + EXISTS;
+    }
+  }
+
+  /**
+   * What the note's name shows now (links not followed): its identity if it is a regular file, or
+   * null (nothing there, not a regular file, its folder unreachable). For noticing changes, never
+   * for reading.
+   */
+  OpenedFile.Identity identityOf(NoteName name) {
+    try (Place place = reach(name.value())) {
+      long[] attributes = place.folder().attributesOf(place.name());
+      return OpenedFile.isRegular(attributes) ? OpenedFile.Identity.of(attributes) : null;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
   /** Whether anything at all, even a dangling link, occupies the note's name. */
   boolean isOccupied(NoteName name) {
     try (Place place = reach(name.value())) {
@@ -284,7 +334,8 @@ public final class Workspace {
     return new Unreadable(name + " is " + size + " bytes; the limit is " + maxBytes + " bytes");
   }
 
-  private static Read decode(String name, byte[] array, int length) {
+  /** {@code array[0, length)} as text, or why not: it is not valid UTF-8 (naming the byte). */
+  static Read decode(String name, byte[] array, int length) {
     if (isAscii(array, length)) {
       // Plain ASCII is valid UTF-8 as it stands: no decoder needed.
       return new Text(new String(array, 0, length, StandardCharsets.US_ASCII));

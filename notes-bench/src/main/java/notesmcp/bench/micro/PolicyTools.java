@@ -7,8 +7,8 @@ import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.mcp.server.Tools;
 import notesmcp.mcp.server.Tools.Tool;
 import notesmcp.policy.Notes;
-import notesmcp.policy.Outcome;
-import notesmcp.policy.Requester;
+import notesmcp.policy.Notes.Outcome;
+import notesmcp.policy.Notes.Requester;
 import notesmcp.policy.ToolDefinition;
 
 /**
