@@ -19,6 +19,16 @@ public final class Protocol {
   public static final String PING = "ping";
   public static final String INITIALIZED = "notifications/initialized";
   public static final String CANCELLED = "notifications/cancelled";
+  public static final String RESOURCES_LIST = "resources/list";
+  public static final String RESOURCES_TEMPLATES_LIST = "resources/templates/list";
+  public static final String RESOURCES_READ = "resources/read";
+  public static final String RESOURCES_SUBSCRIBE = "resources/subscribe";
+  public static final String RESOURCES_UNSUBSCRIBE = "resources/unsubscribe";
+  public static final String COMPLETE = "completion/complete";
+  public static final String SUBSCRIPTIONS_LISTEN = "subscriptions/listen";
+  public static final String ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
+  public static final String RESOURCE_UPDATED = "notifications/resources/updated";
+  public static final String RESOURCE_LIST_CHANGED = "notifications/resources/list_changed";
 
   /**
    * The {@code tools/call} params member that reaches a tool exactly as received: the server's
@@ -34,6 +44,9 @@ public final class Protocol {
   public static final String META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
   public static final String META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
   public static final String META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+
+  /** The {@code _meta} key of every message on a {@code subscriptions/listen} stream. */
+  public static final String META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 
   /** Served statelessly, per request, with {@code _meta}. */
   public static final String MODERN = "2026-07-28";
@@ -60,6 +73,22 @@ public final class Protocol {
 
   /** Whether {@code version} knows {@code ToolAnnotations} (added in 2025-03-26). */
   public static boolean hasToolAnnotations(String version) {
+    return !"2024-11-05".equals(version);
+  }
+
+  /**
+   * Whether {@code version} knows {@code title} on tools, resources and templates (added in
+   * 2025-06-18; 2025-03-26 has only {@code ToolAnnotations.title}).
+   */
+  public static boolean hasTitles(String version) {
+    return !"2024-11-05".equals(version) && !"2025-03-26".equals(version);
+  }
+
+  /**
+   * Whether {@code version} has the {@code completions} server capability (added in 2025-03-26;
+   * 2024-11-05 has {@code completion/complete} without a capability to declare it).
+   */
+  public static boolean hasCompletionsCapability(String version) {
     return !"2024-11-05".equals(version);
   }
 

@@ -31,11 +31,28 @@ final class NoteTools implements Tools {
       list.add(
           new Tool(
               definition.name(),
+              title(definition.name()),
               definition.description(),
               definition.inputSchema(),
               annotations(definition.readOnly())));
     }
     this.tools = List.copyOf(list);
+  }
+
+  /** The name a person sees for each tool (docs/behaviour.md, "Tools"). */
+  private static String title(String name) {
+    switch (name) {
+      case Notes.LIST_NOTES:
+        return "List notes";
+      case Notes.READ_NOTE:
+        return "Read a note";
+      case Notes.PROPOSE_NOTE:
+        return "Propose a note";
+      case "search_notes":
+        return "Search notes";
+      default:
+        return null;
+    }
   }
 
   /**

@@ -70,7 +70,8 @@ final class ServeCommand {
     Server.Options serverOptions =
         Server.Options.defaults(
             new Implementation("notes-mcp", Version.VALUE), notes.instructions());
-    Server server = new Server(seams.tools(new NoteTools(notes)), serverOptions, err);
+    Server server =
+        new Server(seams.tools(new NoteTools(notes)), new NoteResources(notes), serverOptions, err);
     err.println(
         "notes-mcp "
             + Version.VALUE

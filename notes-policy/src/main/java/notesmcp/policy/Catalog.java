@@ -296,6 +296,45 @@ public final class Catalog {
     return found;
   }
 
+  /** The first readable notes whose paths start with a prefix, and how many do in all. */
+  public record Matches(List<String> paths, int total) {}
+
+  /**
+   * Up to {@code max} readable notes whose paths start with {@code prefix}, in the listing's order,
+   * and the number of all that do (for completing a path as it is typed). Bounded whatever the
+   * prefix: one walk over at most {@link #MAX_NOTES} held names (or the policy's named notes, each
+   * looked at), copying out at most {@code max}.
+   */
+  public Matches matching(String prefix, int max) {
+    List<String> found = new ArrayList<>();
+    int total = 0;
+    if (policy.namesNotes()) {
+      for (NoteName name : policy.named()) {
+        if (name.value().startsWith(prefix) && workspace.isRegularFile(name)) {
+          if (found.size() < max) {
+            found.add(name.value());
+          }
+          total++;
+        }
+      }
+      return new Matches(found, total);
+    }
+    synchronized (this) {
+      refresh();
+      for (String path : notes.tailSet(prefix, true)) {
+        if (!path.startsWith(prefix)) {
+          break;
+        }
+        if (found.size() < max) {
+          found.add(path);
+        }
+        total++;
+      }
+    }
+    deliver();
+    return new Matches(found, total);
+  }
+
   /**
    * Tells {@code listener} of every change from now on, from a watcher thread of the catalog's own
    * (started with the first listener; a daemon) or from a call that applied the change first. A
@@ -874,11 +913,14 @@ public final class Catalog {
   /** The watcher thread: waits for the kernel's events, or looks again every second. */
   private void watch() {
     Map<String, OpenedFile.Identity> seen = new HashMap<>();
+    if (policy.namesNotes()) {
+      lookAtNamed(seen, false); // what is there when listening starts is no change
+    }
     while (true) {
       try {
         if (policy.namesNotes()) {
           Thread.sleep(POLL_MILLIS);
-          lookAtNamed(seen);
+          lookAtNamed(seen, true);
         } else {
           Watcher waitOn;
           synchronized (this) {
@@ -906,7 +948,7 @@ public final class Catalog {
   }
 
   /** A policy that names its notes: each note looked at, and a change told when it differs. */
-  private void lookAtNamed(Map<String, OpenedFile.Identity> seen) {
+  private void lookAtNamed(Map<String, OpenedFile.Identity> seen, boolean tell) {
     Set<String> changed = new LinkedHashSet<>();
     boolean listChanged = false;
     for (NoteName name : policy.named()) {
@@ -922,7 +964,7 @@ public final class Catalog {
         }
       }
     }
-    if (!changed.isEmpty()) {
+    if (tell && !changed.isEmpty()) {
       synchronized (this) {
         undelivered.add(new Change(changed, listChanged, false));
       }

@@ -149,17 +149,9 @@ public final class Notes {
     if (!has(tool)) {
       throw new IllegalArgumentException("unknown tool " + Quote.of(tool));
     }
-    synchronized (this) {
-      if (cancelled.getAsBoolean()) {
-        throw new CancellationException("cancelled before " + tool + " ran");
-      }
-      if (calls >= policy.maxCalls()) {
-        return new Outcome.Refusal(
-            "call budget spent: this server process dispatches at most "
-                + policy.maxCalls()
-                + " tool calls; start a new server process to continue");
-      }
-      calls++;
+    Outcome.Refusal spent = spend(tool, cancelled);
+    if (spent != null) {
+      return spent;
     }
     try {
       Arguments arguments = Arguments.decode(rawArguments);
@@ -176,6 +168,75 @@ public final class Notes {
     } catch (Arguments.Rejected rejected) {
       return new Outcome.Refusal(rejected.getMessage());
     }
+  }
+
+  /**
+   * Counts one call against the budget, unless it was cancelled; the refusal once it is spent.
+   *
+   * @throws CancellationException if {@code cancelled} was already true: nothing counted
+   */
+  private synchronized Outcome.Refusal spend(String what, BooleanSupplier cancelled) {
+    if (cancelled.getAsBoolean()) {
+      throw new CancellationException("cancelled before " + what + " ran");
+    }
+    if (calls >= policy.maxCalls()) {
+      return new Outcome.Refusal(
+          "call budget spent: this server process dispatches at most "
+              + policy.maxCalls()
+              + " tool calls; start a new server process to continue");
+    }
+    calls++;
+    return null;
+  }
+
+  /**
+   * A whole note as a resource read gives it: its text, or the refusal {@code read_note} would give
+   * for that path, word for word. {@code notFound}: the path names no note the client may read (as
+   * opposed to one that cannot be read now: too long, changed while read, not UTF-8, the budget
+   * spent).
+   */
+  public record Whole(String text, String refusal, boolean notFound) {}
+
+  /**
+   * Reads the note at {@code path} whole, by the same lookup and careful read as {@code read_note}
+   * and within the same limit ({@code maxNoteBytes}), counted against the same call budget. The
+   * path is compared with the policy's and the catalog's names; it never becomes a file path.
+   *
+   * @throws CancellationException if {@code cancelled} was already true: nothing ran or counted
+   */
+  public Whole readWhole(String path, BooleanSupplier cancelled) {
+    Outcome.Refusal spent = spend("resources/read", cancelled);
+    if (spent != null) {
+      return new Whole(null, spent.text(), false);
+    }
+    NoteName name;
+    try {
+      name = readable(path);
+    } catch (Arguments.Rejected rejected) {
+      return new Whole(null, rejected.getMessage(), true);
+    }
+    Workspace.Raw raw = workspace.readBytes(name.value(), policy.maxNoteBytes());
+    if (raw instanceof Workspace.Unreadable) {
+      return new Whole(null, ((Workspace.Unreadable) raw).reason(), false);
+    }
+    byte[] bytes = ((Workspace.Bytes) raw).bytes();
+    int malformed = JsonText.firstMalformed(bytes);
+    if (malformed >= 0) {
+      return new Whole(null, name + " is not valid UTF-8 (byte " + malformed + ")", false);
+    }
+    return new Whole(new String(bytes, StandardCharsets.UTF_8), null, false);
+  }
+
+  /**
+   * Whether the policy lets a note of this path be read, were it in the workspace: the name rules
+   * and the patterns (or the named notes), nothing looked at on disk. For deciding whether a change
+   * of {@code path} is worth watching.
+   */
+  public boolean allows(String path) {
+    if (policy.namesNotes()) {
+      return policy.readableNamed(path) != null;
+    }
+    return NoteName.problemWith(path) == null && policy.readRefusal(path) == null;
   }
 
   private Outcome list(Arguments arguments) throws Arguments.Rejected {

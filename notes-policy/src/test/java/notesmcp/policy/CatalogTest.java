@@ -337,10 +337,15 @@ class CatalogTest {
     Catalog catalog = catalog(root, Policy.defaults());
     BlockingQueue<Catalog.Change> heard = new LinkedBlockingQueue<>();
     catalog.listen(heard::add);
-    awaitChange(heard, "notes.txt"); // first seen
+    Thread.sleep(200); // the watcher's first look, which is no change
 
     Files.writeString(root.resolve("project.txt"), "new");
-    assertThat(awaitChange(heard, "project.txt").listChanged()).isTrue();
+    Catalog.Change made = awaitChange(heard, "project.txt");
+    assertThat(made.listChanged()).isTrue();
+    assertThat(made.paths()).containsExactly("project.txt");
+
+    Files.writeString(root.resolve("notes.txt"), "written");
+    assertThat(awaitChange(heard, "notes.txt").paths()).containsExactly("notes.txt");
   }
 
   private static Catalog.Change awaitChange(BlockingQueue<Catalog.Change> heard, String path)

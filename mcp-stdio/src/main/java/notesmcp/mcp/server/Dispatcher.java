@@ -1,11 +1,15 @@
 package notesmcp.mcp.server;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
+import notesmcp.jsonrpc.ErrorCodes;
 import notesmcp.jsonrpc.Message;
+import notesmcp.jsonrpc.Message.ErrorObject;
 import notesmcp.jsonrpc.Message.RawMember;
 import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.Message.Success;
@@ -39,15 +43,40 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class Dispatcher {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  private static final Set<String> MODERN_METHODS =
+  private static final Set<String> MODERN_TOOLS =
       Set.of(Protocol.DISCOVER, Protocol.TOOLS_LIST, Protocol.TOOLS_CALL);
-  private static final Set<String> LEGACY_METHODS =
+  private static final Set<String> LEGACY_TOOLS =
       Set.of(Protocol.INITIALIZE, Protocol.PING, Protocol.TOOLS_LIST, Protocol.TOOLS_CALL);
+  private static final Set<String> MODERN_RESOURCES =
+      Set.of(
+          Protocol.RESOURCES_LIST,
+          Protocol.RESOURCES_TEMPLATES_LIST,
+          Protocol.RESOURCES_READ,
+          Protocol.COMPLETE,
+          Protocol.SUBSCRIPTIONS_LISTEN);
+  private static final Set<String> LEGACY_RESOURCES =
+      Set.of(
+          Protocol.RESOURCES_LIST,
+          Protocol.RESOURCES_TEMPLATES_LIST,
+          Protocol.RESOURCES_READ,
+          Protocol.RESOURCES_SUBSCRIBE,
+          Protocol.RESOURCES_UNSUBSCRIBE,
+          Protocol.COMPLETE);
+
+  /**
+   * 2025-11-25's code for a resource that does not exist (server/resources, "Error Handling");
+   * 2026-07-28 answers {@code -32602} instead, and asks clients to accept this one too.
+   */
+  static final int RESOURCE_NOT_FOUND = -32002;
 
   /** How long a client may cache discovery and the tool list: the policy is fixed per process. */
   private static final long TTL_MS = 300_000;
 
   private final Tools tools;
+  private final Resources resources; // null: no resources
+  private final Subscriptions subscriptions; // null: no resources
+  private final Set<String> modernMethods = new HashSet<>(MODERN_TOOLS);
+  private final Set<String> legacyMethods = new HashSet<>(LEGACY_TOOLS);
   private final Set<String> toolNames = new HashSet<>();
   private final Implementation info;
   private final String instructions;
@@ -60,7 +89,27 @@ final class Dispatcher {
    * @param instructions what discovery and {@code initialize} tell the client, or null
    */
   Dispatcher(Tools tools, Implementation info, String instructions, PrintStream log) {
+    this(tools, null, null, info, instructions, log);
+  }
+
+  /**
+   * @param resources the resources offered, or null for none (then their methods are not found)
+   * @param subscriptions who is told of their changes; null exactly when {@code resources} is
+   */
+  Dispatcher(
+      Tools tools,
+      Resources resources,
+      Subscriptions subscriptions,
+      Implementation info,
+      String instructions,
+      PrintStream log) {
     this.tools = tools;
+    this.resources = resources;
+    this.subscriptions = subscriptions;
+    if (resources != null) {
+      modernMethods.addAll(MODERN_RESOURCES);
+      legacyMethods.addAll(LEGACY_RESOURCES);
+    }
     for (Tools.Tool tool : tools.list()) {
       toolNames.add(tool.name());
     }
@@ -81,7 +130,9 @@ final class Dispatcher {
    */
   Message reply(Request request, BooleanSupplier cancelled) {
     try {
-      return new Success(request.id(), handle(request, cancelled));
+      JsonNode result = handle(request, cancelled);
+      // A subscriptions/listen stream that opened has no reply until it ends.
+      return result == null ? null : new Success(request.id(), result);
     } catch (RpcException e) {
       return ProtocolErrors.reply(request.id(), e.error());
     } catch (CancellationException e) {
@@ -113,6 +164,24 @@ final class Dispatcher {
         return initialize(params);
       case Protocol.PING:
         return NODES.objectNode();
+      case Protocol.RESOURCES_LIST:
+        return finish(context, cacheable(context, listResources(params, context), 0, "private"));
+      case Protocol.RESOURCES_TEMPLATES_LIST:
+        return finish(
+            context, cacheable(context, listTemplates(params, context), TTL_MS, "public"));
+      case Protocol.RESOURCES_READ:
+        return finish(context, cacheable(context, read(params, context, cancelled), 0, "private"));
+      case Protocol.COMPLETE:
+        return finish(context, complete(params));
+      case Protocol.SUBSCRIPTIONS_LISTEN:
+        listen(request, cancelled);
+        return null;
+      case Protocol.RESOURCES_SUBSCRIBE:
+        subscriptions.subscribe(uriOf(params));
+        return NODES.objectNode();
+      case Protocol.RESOURCES_UNSUBSCRIBE:
+        subscriptions.unsubscribe(uriOf(params));
+        return NODES.objectNode();
       default:
         throw new AssertionError(request.method());
     }
@@ -122,10 +191,10 @@ final class Dispatcher {
     String method = request.method();
     JsonNode params = request.params();
     if (RequestMeta.isModern(params) || method.equals(Protocol.DISCOVER)) {
-      if (!MODERN_METHODS.contains(method)) {
+      if (!modernMethods.contains(method)) {
         throw ProtocolErrors.methodNotFound(
             method,
-            LEGACY_METHODS.contains(method)
+            legacyMethods.contains(method)
                 ? " (not part of revision " + Protocol.MODERN + ")"
                 : "");
       }
@@ -135,7 +204,7 @@ final class Dispatcher {
       }
       return new Context(true, meta.protocolVersion(), meta.clientInfo());
     }
-    if (!LEGACY_METHODS.contains(method)) {
+    if (!legacyMethods.contains(method)) {
       throw ProtocolErrors.methodNotFound(method, "");
     }
     if (params != null && !params.isObject()) {
@@ -160,7 +229,9 @@ final class Dispatcher {
     for (String version : Protocol.SUPPORTED) {
       versions.add(version);
     }
-    result.putObject("capabilities").putObject("tools");
+    ObjectNode capabilities = result.putObject("capabilities");
+    capabilities.putObject("tools");
+    addResourceCapabilities(capabilities, Protocol.MODERN);
     if (instructions != null) {
       result.put("instructions", instructions);
     }
@@ -178,7 +249,7 @@ final class Dispatcher {
     ObjectNode result = NODES.objectNode();
     ArrayNode list = result.putArray("tools");
     for (Tools.Tool tool : tools.list()) {
-      list.add(tool.toJson(Protocol.hasToolAnnotations(context.version())));
+      list.add(tool.toJson(context.version()));
     }
     if (context.modern()) {
       result.put("ttlMs", TTL_MS);
@@ -240,12 +311,225 @@ final class Dispatcher {
             + version);
     ObjectNode result = NODES.objectNode();
     result.put("protocolVersion", version);
-    result.putObject("capabilities").putObject("tools").put("listChanged", false);
+    ObjectNode capabilities = result.putObject("capabilities");
+    capabilities.putObject("tools").put("listChanged", false);
+    addResourceCapabilities(capabilities, version);
     result.set("serverInfo", info.toJson());
     if (instructions != null) {
       result.put("instructions", instructions);
     }
     return result;
+  }
+
+  /**
+   * Resources, with subscriptions and list changes, and completions where the revision has that
+   * capability (2024-11-05 has {@code completion/complete} but no capability to declare it).
+   */
+  private void addResourceCapabilities(ObjectNode capabilities, String version) {
+    if (resources == null) {
+      return;
+    }
+    capabilities.putObject("resources").put("subscribe", true).put("listChanged", true);
+    if (Protocol.hasCompletionsCapability(version)) {
+      capabilities.putObject("completions");
+    }
+  }
+
+  /** 2026-07-28's cacheable results carry {@code ttlMs} and {@code cacheScope}; no legacy one. */
+  private static ObjectNode cacheable(Context context, ObjectNode result, long ttl, String scope) {
+    if (context.modern()) {
+      result.put("ttlMs", ttl);
+      result.put("cacheScope", scope);
+    }
+    return result;
+  }
+
+  /** A legacy session that looks at resources is told when their list changes from then on. */
+  private void usesResources(Context context) {
+    if (!context.modern()) {
+      subscriptions.tellLegacyOfListChanges();
+    }
+  }
+
+  private ObjectNode listResources(JsonNode params, Context context) throws RpcException {
+    usesResources(context);
+    String cursor = optionalString(params, "cursor");
+    Resources.Page page;
+    try {
+      page = resources.list(cursor);
+    } catch (Resources.Refused refused) {
+      throw ProtocolErrors.invalidParams(refused.getMessage());
+    }
+    ObjectNode result = NODES.objectNode();
+    ArrayNode list = result.putArray("resources");
+    boolean titles = Protocol.hasTitles(context.version());
+    for (Resources.Resource resource : page.resources()) {
+      ObjectNode json = list.addObject();
+      json.put("uri", resource.uri());
+      json.put("name", resource.name());
+      if (titles && resource.title() != null) {
+        json.put("title", resource.title());
+      }
+      json.put("mimeType", resource.mimeType());
+    }
+    if (page.nextCursor() != null) {
+      result.put("nextCursor", page.nextCursor());
+    }
+    return result;
+  }
+
+  private ObjectNode listTemplates(JsonNode params, Context context) throws RpcException {
+    usesResources(context);
+    if (optionalString(params, "cursor") != null) {
+      throw ProtocolErrors.invalidParams(
+          "Invalid params: unknown cursor; this server lists every template on one page");
+    }
+    ObjectNode result = NODES.objectNode();
+    ArrayNode list = result.putArray("resourceTemplates");
+    boolean titles = Protocol.hasTitles(context.version());
+    for (Resources.Template template : resources.templates()) {
+      ObjectNode json = list.addObject();
+      json.put("uriTemplate", template.uriTemplate());
+      json.put("name", template.name());
+      if (titles && template.title() != null) {
+        json.put("title", template.title());
+      }
+      json.put("description", template.description());
+      json.put("mimeType", template.mimeType());
+    }
+    return result;
+  }
+
+  /**
+   * A refused read is an error with the program's own words: {@code -32602} in 2026-07-28, whose
+   * resources page names that code for a resource that does not exist; in the legacy era {@code
+   * -32002} for a URI that names no readable resource (2025-11-25's "Resource not found") and
+   * {@code -32602} for one that cannot be read now (too long, changed while read). Both carry the
+   * URI as {@code data.uri}.
+   */
+  private ObjectNode read(JsonNode params, Context context, BooleanSupplier cancelled)
+      throws RpcException {
+    usesResources(context);
+    String uri = uriOf(params);
+    Resources.Contents contents;
+    try {
+      contents = resources.read(uri, context.client(), cancelled);
+    } catch (Resources.Refused refused) {
+      ObjectNode data = NODES.objectNode().put("uri", uri);
+      int code =
+          !context.modern() && refused.notFound() ? RESOURCE_NOT_FOUND : ErrorCodes.INVALID_PARAMS;
+      throw new RpcException(new ErrorObject(code, refused.getMessage(), data));
+    }
+    ObjectNode result = NODES.objectNode();
+    ObjectNode json = result.putArray("contents").addObject();
+    json.put("uri", contents.uri());
+    json.put("mimeType", contents.mimeType());
+    json.put("text", contents.text());
+    return result;
+  }
+
+  private ObjectNode complete(JsonNode params) throws RpcException {
+    JsonNode ref = params == null ? null : params.get("ref");
+    JsonNode argument = params == null ? null : params.get("argument");
+    if (ref == null || !ref.isObject() || !ref.path("type").isString()) {
+      throw ProtocolErrors.invalidParams(
+          "Invalid params: completion/complete needs a \"ref\" object with a string \"type\"");
+    }
+    if (argument == null
+        || !argument.isObject()
+        || !argument.path("name").isString()
+        || !argument.path("value").isString()) {
+      throw ProtocolErrors.invalidParams(
+          "Invalid params: completion/complete needs an \"argument\" object with string"
+              + " \"name\" and \"value\"");
+    }
+    String type = ref.get("type").stringValue();
+    if (type.equals("ref/prompt")) {
+      throw ProtocolErrors.invalidParams("Invalid params: this server has no prompts to complete");
+    }
+    if (!type.equals("ref/resource") || !ref.path("uri").isString()) {
+      throw ProtocolErrors.invalidParams(
+          "Invalid params: ref.type must be \"ref/resource\" with a string \"uri\" (or"
+              + " \"ref/prompt\")");
+    }
+    Resources.Completion completion;
+    try {
+      completion =
+          resources.complete(
+              ref.get("uri").stringValue(),
+              argument.get("name").stringValue(),
+              argument.get("value").stringValue());
+    } catch (Resources.Refused refused) {
+      throw ProtocolErrors.invalidParams("Invalid params: " + refused.getMessage());
+    }
+    ObjectNode result = NODES.objectNode();
+    ObjectNode json = result.putObject("completion");
+    ArrayNode values = json.putArray("values");
+    for (String value : completion.values()) {
+      values.add(value);
+    }
+    json.put("total", completion.total());
+    json.put("hasMore", completion.hasMore());
+    return result;
+  }
+
+  /**
+   * Opens a stream: its acknowledgment is queued now, its notifications follow, and its reply only
+   * when the server ends it. A stream cancelled while it opened is closed at once.
+   */
+  private void listen(Request request, BooleanSupplier cancelled) throws RpcException {
+    JsonNode filter = request.params().get("notifications");
+    if (filter == null || !filter.isObject()) {
+      throw ProtocolErrors.invalidParams(
+          "Invalid params: subscriptions/listen needs a \"notifications\" object");
+    }
+    for (String flag : List.of("toolsListChanged", "promptsListChanged", "resourcesListChanged")) {
+      JsonNode value = filter.get(flag);
+      if (value != null && !value.isBoolean()) {
+        throw ProtocolErrors.invalidParams(
+            "Invalid params: notifications." + flag + " must be a boolean");
+      }
+    }
+    JsonNode asked = filter.get("resourceSubscriptions");
+    List<String> uris = null;
+    if (asked != null) {
+      if (!asked.isArray()) {
+        throw ProtocolErrors.invalidParams(
+            "Invalid params: notifications.resourceSubscriptions must be an array of strings");
+      }
+      uris = new ArrayList<>();
+      for (JsonNode uri : asked) {
+        if (!uri.isString()) {
+          throw ProtocolErrors.invalidParams(
+              "Invalid params: notifications.resourceSubscriptions must be an array of strings");
+        }
+        uris.add(uri.stringValue());
+      }
+    }
+    boolean listChanged = filter.path("resourcesListChanged").asBoolean(false);
+    subscriptions.open(request.id(), listChanged, uris);
+    if (cancelled.getAsBoolean()) {
+      subscriptions.cancel(request.id());
+    }
+  }
+
+  private static String uriOf(JsonNode params) throws RpcException {
+    JsonNode uri = params == null ? null : params.get("uri");
+    if (uri == null || !uri.isString()) {
+      throw ProtocolErrors.invalidParams("Invalid params: a string \"uri\" is required");
+    }
+    return uri.stringValue();
+  }
+
+  private static String optionalString(JsonNode params, String name) throws RpcException {
+    JsonNode value = params == null ? null : params.get(name);
+    if (value == null) {
+      return null;
+    }
+    if (!value.isString()) {
+      throw ProtocolErrors.invalidParams("Invalid params: \"" + name + "\" must be a string");
+    }
+    return value.stringValue();
   }
 
   private JsonNode finish(Context context, ObjectNode result) {

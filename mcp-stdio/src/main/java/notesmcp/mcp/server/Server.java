@@ -81,6 +81,7 @@ public final class Server {
   private final Options options;
   private final PrintStream log;
   private final Dispatcher dispatcher;
+  private final Subscriptions subscriptions; // null: no resources
   private final Codec codec = new Codec(Protocol.ARGUMENTS);
   private final InFlight inFlight;
   private final AtomicInteger threads = new AtomicInteger();
@@ -91,9 +92,21 @@ public final class Server {
   private volatile Outbox outbox;
 
   public Server(Tools tools, Options options, PrintStream log) {
+    this(tools, null, options, log);
+  }
+
+  /**
+   * A server of tools and, unless {@code resources} is null, resources with their change streams
+   * ({@link Subscriptions}).
+   */
+  public Server(Tools tools, Resources resources, Options options, PrintStream log) {
     this.options = options;
     this.log = log;
-    this.dispatcher = new Dispatcher(tools, options.info(), options.instructions(), log);
+    this.subscriptions =
+        resources == null ? null : new Subscriptions(resources, options.info(), log);
+    this.dispatcher =
+        new Dispatcher(
+            tools, resources, subscriptions, options.info(), options.instructions(), log);
     this.inFlight = new InFlight(options.maxInFlight(), options.admissionWait());
   }
 
@@ -104,6 +117,9 @@ public final class Server {
   public void serve(InputStream in, OutputStream out) throws InterruptedException {
     outbox = new Outbox(out, log);
     lines = new LineReader(in, options.maxLineBytes());
+    if (subscriptions != null) {
+      subscriptions.serveInto(outbox);
+    }
     lead =
         new Lead(
             STUCK_AFTER,
@@ -116,6 +132,9 @@ public final class Server {
     startThread();
     inputEnded.await();
     inFlight.awaitAllAnswered();
+    if (subscriptions != null) {
+      subscriptions.endAll(); // each open stream gets its closing result, written by the notifier
+    }
     // "Stdin closing ends it once admitted work is answered or, if stdout is blocked, within a
     // bounded grace period" (docs/behaviour.md, "Limits").
     if (!outbox.awaitWritten(options.closeGrace(), Duration.ofDays(1))) {
@@ -133,6 +152,9 @@ public final class Server {
    * reading. True if none was left.
    */
   public boolean awaitRepliesWritten(Duration atMost) {
+    if (subscriptions != null) {
+      subscriptions.endAll();
+    }
     Outbox current = outbox;
     return current == null || current.awaitWritten(atMost, atMost);
   }
@@ -320,6 +342,11 @@ public final class Server {
    * lead: while the bound is full of calls being worked on, there is nothing else to take in).
    */
   private InFlight.Call admit(Request request) {
+    if (subscriptions != null && subscriptions.isOpen(request.id())) {
+      // The id of an open subscriptions/listen stream stays in use until the stream ends.
+      send(ProtocolErrors.reply(request.id(), ProtocolErrors.idInFlight(request.id())));
+      return null;
+    }
     try {
       return inFlight.admit(request);
     } catch (RpcException refused) {
@@ -338,9 +365,12 @@ public final class Server {
       return; // "Invalid cancellation notifications SHOULD be ignored"
     }
     JsonNode reason = params.get("reason");
+    Id id = new Id(requestId);
     InFlight.Call call =
-        inFlight.cancel(
-            new Id(requestId), reason != null && reason.isString() ? reason.stringValue() : null);
+        inFlight.cancel(id, reason != null && reason.isString() ? reason.stringValue() : null);
+    if (subscriptions != null && subscriptions.cancel(id)) {
+      log.println("notes-mcp: subscription " + id + " cancelled by the client");
+    }
     if (call != null) {
       log.println(
           "notes-mcp: cancellation received for request "

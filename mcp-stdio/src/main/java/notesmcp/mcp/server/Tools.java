@@ -3,6 +3,7 @@ package notesmcp.mcp.server;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
+import notesmcp.mcp.Protocol;
 import notesmcp.mcp.Protocol.Implementation;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -33,23 +34,42 @@ public interface Tools {
 
   /**
    * A tool definition as {@code tools/list} advertises it. The schema must not be modified. {@code
-   * annotations} is the spec's {@code ToolAnnotations} object ({@code readOnlyHint} and the other
-   * hints), or null for none; revision 2024-11-05 has no {@code ToolAnnotations}, so that era's
-   * list leaves them out.
+   * title} is the name a person sees, or null; {@code annotations} is the spec's {@code
+   * ToolAnnotations} object ({@code readOnlyHint} and the other hints), or null for none. Each era
+   * gets what its revision has: 2024-11-05 neither (it has no {@code ToolAnnotations}), 2025-03-26
+   * the title inside the annotations only, later revisions both.
    */
-  record Tool(String name, String description, ObjectNode inputSchema, ObjectNode annotations) {
-    /** A tool without annotations. */
+  record Tool(
+      String name,
+      String title,
+      String description,
+      ObjectNode inputSchema,
+      ObjectNode annotations) {
+    /** A tool without a title or annotations. */
     public Tool(String name, String description, ObjectNode inputSchema) {
-      this(name, description, inputSchema, null);
+      this(name, null, description, inputSchema, null);
     }
 
-    ObjectNode toJson(boolean withAnnotations) {
+    /** A tool without a title. */
+    public Tool(String name, String description, ObjectNode inputSchema, ObjectNode annotations) {
+      this(name, null, description, inputSchema, annotations);
+    }
+
+    ObjectNode toJson(String version) {
       ObjectNode json = JsonNodeFactory.instance.objectNode();
       json.put("name", name);
+      if (title != null && Protocol.hasTitles(version)) {
+        json.put("title", title);
+      }
       json.put("description", description);
       json.set("inputSchema", inputSchema);
-      if (annotations != null && withAnnotations) {
-        json.set("annotations", annotations);
+      if (Protocol.hasToolAnnotations(version) && (annotations != null || title != null)) {
+        ObjectNode hints =
+            annotations == null ? JsonNodeFactory.instance.objectNode() : annotations.deepCopy();
+        if (title != null) {
+          hints.put("title", title);
+        }
+        json.set("annotations", hints);
       }
       return json;
     }

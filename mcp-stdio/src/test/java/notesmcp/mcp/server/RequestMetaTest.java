@@ -113,11 +113,11 @@ class RequestMetaTest {
       assertThat(Protocol.hasToolAnnotations(version)).as(version).isTrue();
     }
     assertThat(Protocol.hasToolAnnotations(Protocol.MODERN)).isTrue();
-    assertThat(tool.toJson(true).get("annotations")).isEqualTo(annotations);
-    assertThat(tool.toJson(false).has("annotations")).isFalse();
+    assertThat(tool.toJson(Protocol.MODERN).get("annotations")).isEqualTo(annotations);
+    assertThat(tool.toJson("2024-11-05").has("annotations")).isFalse();
     assertThat(
             new Tool("t", "d", JsonNodeFactory.instance.objectNode())
-                .toJson(true)
+                .toJson(Protocol.MODERN)
                 .has("annotations"))
         .isFalse();
   }
