@@ -50,6 +50,7 @@ final class WireServer implements AutoCloseable {
   private final OutputStream stdin;
   private final BlockingQueue<JsonNode> incoming = new LinkedBlockingQueue<>();
   private final BlockingQueue<JsonNode> batches = new LinkedBlockingQueue<>();
+  private final BlockingQueue<JsonNode> notifications = new LinkedBlockingQueue<>();
   private final List<JsonNode> unclaimed = Collections.synchronizedList(new ArrayList<>());
   private final Map<String, Expectation> expectations = new ConcurrentHashMap<>();
   private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
@@ -129,6 +130,11 @@ final class WireServer implements AutoCloseable {
           batches.add(message);
           continue;
         }
+        if (message.isObject() && message.has("method") && !message.has("id")) {
+          checkNotification(message);
+          notifications.add(message);
+          continue;
+        }
         check(message);
         incoming.add(message);
       }
@@ -147,6 +153,51 @@ final class WireServer implements AutoCloseable {
     } catch (IOException e) {
       // the process is gone
     }
+  }
+
+  /**
+   * The definition of each notification the server may send; a notification on a 2026-07-28 stream
+   * carries its subscription's id in {@code _meta}, any other is the legacy session's.
+   */
+  private static final Map<String, String> NOTIFICATIONS =
+      Map.of(
+          "notifications/subscriptions/acknowledged", "SubscriptionsAcknowledgedNotification",
+          "notifications/resources/updated", "ResourceUpdatedNotification",
+          "notifications/resources/list_changed", "ResourceListChangedNotification");
+
+  private void checkNotification(JsonNode message) {
+    String definition = NOTIFICATIONS.get(message.path("method").asString(""));
+    if (definition == null) {
+      violations.add("a notification this server never sends: " + message);
+      return;
+    }
+    boolean modern = message.path("params").path("_meta").has(SUBSCRIPTION_ID);
+    if (modern) {
+      violations.addAll(SchemaCheck.violations(SchemaCheck.MODERN, definition, message));
+    } else if (definition.equals("SubscriptionsAcknowledgedNotification")) {
+      violations.add("an acknowledgment without its subscription id: " + message);
+    } else {
+      violations.addAll(SchemaCheck.violations(legacyRevision, definition, message));
+    }
+  }
+
+  static final String SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+
+  /** Waits for the next notification the server sent. */
+  JsonNode notification() throws InterruptedException {
+    JsonNode message = notifications.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(message).as("a notification within " + WAIT + "; stderr:\n" + stderr).isNotNull();
+    return message;
+  }
+
+  /** The notifications that arrive within {@code quiet} of each other. */
+  List<JsonNode> notifications(Duration quiet) throws InterruptedException {
+    List<JsonNode> messages = new ArrayList<>();
+    JsonNode message;
+    while ((message = notifications.poll(quiet.toMillis(), TimeUnit.MILLISECONDS)) != null) {
+      messages.add(message);
+    }
+    return messages;
   }
 
   /** Validates one message against the schema of the revision its request was sent in. */
