@@ -344,17 +344,25 @@ public final class Catalog {
     listeners.add(listener);
     synchronized (this) {
       if (watching == null) {
+        // What is there now is looked at before this returns, so any change after it is told.
+        Map<String, OpenedFile.Identity> seen = new HashMap<>();
+        if (policy.namesNotes()) {
+          lookAtNamed(seen, false);
+        } else {
+          refresh();
+        }
         watching =
             new Thread("notes-mcp catalog") {
               @Override
               public void run() {
-                watch();
+                watch(seen);
               }
             };
         watching.setDaemon(true);
         watching.start();
       }
     }
+    deliver();
   }
 
   // --- pages ---
@@ -911,11 +919,7 @@ public final class Catalog {
   }
 
   /** The watcher thread: waits for the kernel's events, or looks again every second. */
-  private void watch() {
-    Map<String, OpenedFile.Identity> seen = new HashMap<>();
-    if (policy.namesNotes()) {
-      lookAtNamed(seen, false); // what is there when listening starts is no change
-    }
+  private void watch(Map<String, OpenedFile.Identity> seen) {
     while (true) {
       try {
         if (policy.namesNotes()) {

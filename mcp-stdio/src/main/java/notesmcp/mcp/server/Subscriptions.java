@@ -86,10 +86,14 @@ final class Subscriptions implements Resources.Changes {
   // Guarded by lock.
   private final Map<Id, Stream> streams = new LinkedHashMap<>();
   private final Stream legacy = new Stream(null);
-  private boolean listening;
   private boolean ended;
   private Thread notifier;
   private Outbox outbox;
+
+  /** Guards {@link #listening}; taken with no other lock held (see {@link #listenToChanges}). */
+  private final Object listenLock = new Object();
+
+  private boolean listening; // guarded by listenLock
 
   /** How many streams are open: read without the lock on every request's admission. */
   private volatile int open;
@@ -151,6 +155,7 @@ final class Subscriptions implements Resources.Changes {
         }
       }
     }
+    listenToChanges();
     ObjectNode params = NODES.objectNode();
     params.putObject("_meta").set(Protocol.META_SUBSCRIPTION_ID, id.value());
     ObjectNode honoured = params.putObject("notifications");
@@ -210,6 +215,7 @@ final class Subscriptions implements Resources.Changes {
               + TerminalText.quoted(uri, 200)
               + " is not a resource URI of this server");
     }
+    listenToChanges();
     lock.lock();
     try {
       if (!legacy.uris.containsKey(uri) && legacy.uris.size() >= MAX_URIS) {
@@ -241,6 +247,7 @@ final class Subscriptions implements Resources.Changes {
    * capability {@code listChanged} it was shown), until the process ends.
    */
   void tellLegacyOfListChanges() {
+    listenToChanges();
     lock.lock();
     try {
       if (!legacy.listChanged) {
@@ -313,8 +320,21 @@ final class Subscriptions implements Resources.Changes {
   }
 
   /**
-   * Under the lock: the notifier, and the program's change notices, from the first subscription.
+   * Starts the program's change notices, once, before the first stream is acknowledged: what is
+   * there now is looked at before this returns, so every change after the acknowledgment is told.
+   * Called without the lock: the program tells changes under locks of its own, then calls {@link
+   * #changed}, which takes it.
    */
+  private void listenToChanges() {
+    synchronized (listenLock) {
+      if (!listening) {
+        listening = true;
+        resources.listen(this);
+      }
+    }
+  }
+
+  /** Under the lock: the notifier, from the first subscription. */
   private void startNotifier() {
     if (notifier != null) {
       return;
@@ -336,10 +356,6 @@ final class Subscriptions implements Resources.Changes {
    * the last of their messages was flushed.
    */
   private void notifyLoop() {
-    if (!listening) {
-      listening = true; // only this thread reads or writes it after start
-      resources.listen(this);
-    }
     while (true) {
       boolean last;
       lock.lock();
