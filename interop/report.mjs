@@ -1,6 +1,7 @@
 // Shared by the client scripts: the checks they run and the one JSON report they print.
 // The SDK clients themselves are used unmodified; this module only calls their public methods.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * The installed version of a package (its package.json is not always exported), looked up from
@@ -153,6 +154,55 @@ export async function runChecks(client) {
       client.callTool({ name: 'save_note', arguments: { path: 'draft.txt', content: 'x' } }),
     ),
   };
+}
+
+/** The server's `-root` folder, from its command line. */
+export function rootOf(args) {
+  const at = args.indexOf('-root');
+  return at >= 0 ? args[at + 1] : null;
+}
+
+/**
+ * The resource checks every TypeScript client runs: list and read resources, the template, a
+ * refused read, a path completed, `search_notes` when the server lists it, and a change
+ * notification after `notes.txt` is rewritten on disk (the same bytes, so later checks read what
+ * they expect). `subscribe(uri)` subscribes in the client's era's way; `onUpdated(handler)`
+ * registers the client's handler for `notifications/resources/updated`.
+ */
+export async function runResourceChecks(client, { root, tools, subscribe, onUpdated }) {
+  const uri = 'note:///notes.txt';
+  const checks = {
+    resourceList: await outcome(() => client.listResources()),
+    templateList: await outcome(() => client.listResourceTemplates()),
+    resourceRead: await outcome(() => client.readResource({ uri })),
+    refusedResourceRead: await outcome(() => client.readResource({ uri: 'note:///..%2Fsecret.txt' })),
+    completion: await outcome(() =>
+      client.complete({
+        ref: { type: 'ref/resource', uri: 'note:///{+path}' },
+        argument: { name: 'path', value: 'no' },
+      }),
+    ),
+  };
+  if (tools.some((t) => t.name === 'search_notes')) {
+    checks.search = await outcome(() =>
+      client.callTool({ name: 'search_notes', arguments: { query: 'meeting' } }),
+    );
+  } else {
+    checks.search = { skipped: 'the server lists no search_notes' };
+  }
+  let told;
+  const updated = new Promise((resolve) => {
+    told = resolve;
+  });
+  onUpdated((notification) => told(notification.params));
+  checks.subscription = await outcome(() => subscribe(uri));
+  const file = join(root, 'notes.txt');
+  writeFileSync(file, readFileSync(file));
+  checks.updated = await Promise.race([
+    updated,
+    new Promise((resolve) => setTimeout(() => resolve({ timedOut: 15000 }), 15000)),
+  ]);
+  return checks;
 }
 
 /** Prints the report and exits; any unexpected failure goes to stderr with a non-zero exit. */

@@ -3,12 +3,15 @@
 // Usage: node ts-v1-client.mjs SERVER_COMMAND [ARGS...]
 // Prints one JSON report on stdout (see report.mjs); exits non-zero on an unexpected failure.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
   childEnv,
   installedVersion,
   main,
+  rootOf,
   runChecks,
+  runResourceChecks,
   serverCommand,
   traceTransport,
 } from './report.mjs';
@@ -38,8 +41,18 @@ await main(async () => {
     protocolVersion,
     serverInfo: client.getServerVersion(),
     serverCapabilities: client.getServerCapabilities(),
-    ...(await runChecks(client)),
   };
+  Object.assign(report, await runChecks(client));
+  Object.assign(
+    report,
+    await runResourceChecks(client, {
+      root: rootOf(args),
+      tools: report.tools,
+      subscribe: (uri) => client.subscribeResource({ uri }),
+      onUpdated: (handler) =>
+        client.setNotificationHandler(ResourceUpdatedNotificationSchema, handler),
+    }),
+  );
   await client.close();
   report.wire = wire;
   return report;

@@ -9,7 +9,9 @@ import {
   childEnv,
   installedVersion,
   main,
+  rootOf,
   runChecks,
+  runResourceChecks,
   serverCommand,
   traceTransport,
 } from './report.mjs';
@@ -30,6 +32,21 @@ await main(async () => {
   });
   const wire = traceTransport(transport);
   await client.connect(transport);
+  const checks = await runChecks(client);
+  let subscription;
+  const resources = await runResourceChecks(client, {
+    root: rootOf(args),
+    tools: checks.tools,
+    // 2026-07-28: a subscriptions/listen stream; a legacy connection: resources/subscribe.
+    subscribe: async (uri) => {
+      if (client.getProtocolEra() === 'modern') {
+        subscription = await client.listen({ resourceSubscriptions: [uri] });
+        return { honoredFilter: subscription.honoredFilter };
+      }
+      return client.subscribeResource({ uri });
+    },
+    onUpdated: (handler) => client.setNotificationHandler('notifications/resources/updated', handler),
+  });
   const report = {
     sdk: { package: '@modelcontextprotocol/client', version: sdkVersion },
     negotiation,
@@ -38,8 +55,12 @@ await main(async () => {
     serverInfo: client.getServerVersion(),
     serverCapabilities: client.getServerCapabilities(),
     discover: client.getDiscoverResult(),
-    ...(await runChecks(client)),
+    ...checks,
+    ...resources,
   };
+  if (subscription) {
+    await subscription.close();
+  }
   await client.close();
   report.wire = wire;
   return report;

@@ -96,6 +96,10 @@ final class ClientReport {
         continue;
       }
       answers++;
+      if (!message.has("id") && message.has("method")) {
+        violations.addAll(notificationViolations(revision, message));
+        continue;
+      }
       String method = methods.get(message.path("id").toString());
       String result = RESULTS.get(method);
       if (!revision.equals(SchemaCheck.MODERN) && message.has("id")) {
@@ -115,12 +119,93 @@ final class ClientReport {
   }
 
   private static final Map<String, String> RESULTS =
+      Map.ofEntries(
+          Map.entry("server/discover", "DiscoverResult"),
+          Map.entry("initialize", "InitializeResult"),
+          Map.entry("tools/list", "ListToolsResult"),
+          Map.entry("tools/call", "CallToolResult"),
+          Map.entry("ping", "EmptyResult"),
+          Map.entry("resources/list", "ListResourcesResult"),
+          Map.entry("resources/templates/list", "ListResourceTemplatesResult"),
+          Map.entry("resources/read", "ReadResourceResult"),
+          Map.entry("resources/subscribe", "EmptyResult"),
+          Map.entry("resources/unsubscribe", "EmptyResult"),
+          Map.entry("completion/complete", "CompleteResult"),
+          Map.entry("subscriptions/listen", "SubscriptionsListenResult"));
+
+  private static final Map<String, String> NOTIFICATIONS =
       Map.of(
-          "server/discover", "DiscoverResult",
-          "initialize", "InitializeResult",
-          "tools/list", "ListToolsResult",
-          "tools/call", "CallToolResult",
-          "ping", "EmptyResult");
+          "notifications/subscriptions/acknowledged", "SubscriptionsAcknowledgedNotification",
+          "notifications/resources/updated", "ResourceUpdatedNotification",
+          "notifications/resources/list_changed", "ResourceListChangedNotification");
+
+  /**
+   * A notification our server sent: one of those it sends, valid in the session's revision (one on
+   * a 2026-07-28 stream, which carries its subscription id, in that revision).
+   */
+  private List<String> notificationViolations(String revision, JsonNode message) {
+    String definition = NOTIFICATIONS.get(message.path("method").asString());
+    assertThat(definition).as("a notification our server sends: %s\n%s", message, run).isNotNull();
+    boolean stream =
+        message.path("params").path("_meta").has("io.modelcontextprotocol/subscriptionId");
+    return SchemaCheck.violations(stream ? SchemaCheck.MODERN : revision, definition, message);
+  }
+
+  /**
+   * The resource checks (interop/report.mjs, runResourceChecks): the fixture's notes as resources,
+   * the template, a read, a refused read as a protocol error naming the path, a completed path, and
+   * a change notification for notes.txt after it was rewritten on disk; search_notes, when the
+   * server lists it, answered as a tool result.
+   */
+  ClientReport assertResources() {
+    JsonNode list = json.path("resourceList").path("result").path("resources");
+    List<String> uris = new ArrayList<>();
+    list.forEach(r -> uris.add(r.path("uri").asString()));
+    assertThat(uris)
+        .as("resources/list\n%s", run)
+        .containsExactly("note:///notes.txt", "note:///project.txt");
+    assertThat(
+            json.path("templateList")
+                .path("result")
+                .path("resourceTemplates")
+                .path(0)
+                .path("uriTemplate")
+                .asString())
+        .as("resources/templates/list\n%s", run)
+        .isEqualTo("note:///{+path}");
+    JsonNode contents = json.path("resourceRead").path("result").path("contents");
+    assertThat(contents.size()).as("resources/read contents\n%s", run).isEqualTo(1);
+    assertThat(contents.path(0).path("text").asString())
+        .as("resources/read text\n%s", run)
+        .isEqualTo(Interop.NOTES_TEXT);
+    JsonNode refused = json.path("refusedResourceRead");
+    assertThat(refused.has("result")).as("a refused read is no result\n%s", run).isFalse();
+    assertThat(refused.path("error").path("message").asString())
+        .as("the refusal names the path\n%s", run)
+        .contains("path \"../secret.txt\" is not allowed");
+    assertThat(refused.path("error").path("code").asInt())
+        .as("resource not found\n%s", run)
+        .isIn(-32602, -32002);
+    assertThat(json.path("completion").path("result").path("completion").path("values").toString())
+        .as("completion/complete\n%s", run)
+        .isEqualTo("[\"notes.txt\"]");
+    assertThat(json.path("subscription").has("result"))
+        .as("the subscription was made\n%s", run)
+        .isTrue();
+    assertThat(json.path("updated").path("uri").asString())
+        .as("notifications/resources/updated after notes.txt was rewritten\n%s", run)
+        .isEqualTo("note:///notes.txt");
+    JsonNode search = json.path("search");
+    if (!search.has("skipped")) {
+      assertThat(search.path("result").path("isError").asBoolean(true))
+          .as("search_notes answered\n%s", run)
+          .isFalse();
+    }
+    assertThat(run.stdout())
+        .as("the secret never crosses\n%s", run)
+        .doesNotContain(Interop.SECRET_TEXT);
+    return this;
+  }
 
   /** read_note {"path":"notes.txt"}: one text block holding {"path":...,"content":...}. */
   ClientReport assertReadNote() {

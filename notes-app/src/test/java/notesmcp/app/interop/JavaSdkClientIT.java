@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import notesmcp.app.SchemaCheck;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -197,5 +198,120 @@ class JavaSdkClientIT {
   @SuppressWarnings("unchecked")
   private static Map<String, Object> property(Map<String, Object> schema, String name) {
     return (Map<String, Object>) ((Map<String, Object>) schema.get("properties")).get(name);
+  }
+
+  /**
+   * Resources as the Java SDK's client uses them (legacy era): listed, the template, read, a
+   * refusal as an McpError with our words, a path completed, and resources/subscribe told of
+   * notes.txt rewritten on disk (the SDK reads the note again itself and hands the contents to its
+   * consumer). The server runs behind interop/wire-tap.mjs, and every message it wrote is checked
+   * against the 2025-11-25 schema.
+   */
+  @Test
+  void resourcesAreListedReadCompletedAndAnEditedNoteIsTold() throws Exception {
+    Path wire = tmp.resolve("wire.jsonl");
+    java.util.concurrent.BlockingQueue<List<McpSchema.ResourceContents>> updates =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    ServerParameters tapped =
+        ServerParameters.builder(Interop.node().toString())
+            .args(
+                Interop.script("wire-tap.mjs").toString(),
+                wire.toString(),
+                Fixture.launcher().toString(),
+                "-serve",
+                "-root",
+                workspace.toString())
+            .build();
+    McpSyncClient resources =
+        McpClient.sync(new StdioClientTransport(tapped, McpJsonDefaults.getMapper()))
+            .clientInfo(McpSchema.Implementation.builder("java-sdk-interop-test", "1.0").build())
+            .requestTimeout(Duration.ofSeconds(10))
+            .initializationTimeout(Duration.ofSeconds(10))
+            .resourcesUpdateConsumer(updates::add)
+            .build();
+    try {
+      InitializeResult init = resources.initialize();
+      assertThat(init.capabilities().resources().subscribe()).isTrue();
+      assertThat(init.capabilities().completions()).isNotNull();
+
+      assertThat(resources.listResources().resources())
+          .extracting(McpSchema.Resource::uri)
+          .containsExactly("note:///notes.txt", "note:///project.txt");
+      assertThat(resources.listResourceTemplates().resourceTemplates())
+          .extracting(McpSchema.ResourceTemplate::uriTemplate)
+          .containsExactly("note:///{+path}");
+      McpSchema.ReadResourceResult read =
+          resources.readResource(new McpSchema.ReadResourceRequest("note:///notes.txt"));
+      assertThat(((McpSchema.TextResourceContents) read.contents().get(0)).text())
+          .isEqualTo(Fixture.NOTES_TEXT);
+      McpError refused =
+          catchThrowableOfType(
+              McpError.class,
+              () ->
+                  resources.readResource(
+                      new McpSchema.ReadResourceRequest("note:///..%2Fsecret.txt")));
+      assertThat(refused.getMessage()).contains("path \"../secret.txt\" is not allowed");
+      assertThat(refused.getJsonRpcError().code()).isEqualTo(-32002);
+      McpSchema.CompleteResult completion =
+          resources.completeCompletion(
+              new McpSchema.CompleteRequest(
+                  new McpSchema.ResourceReference("note:///{+path}"),
+                  new McpSchema.CompleteRequest.CompleteArgument("path", "pro")));
+      assertThat(completion.completion().values()).containsExactly("project.txt");
+
+      resources.subscribeResource(new McpSchema.SubscribeRequest("note:///notes.txt"));
+      Path notes = workspace.resolve("notes.txt");
+      Files.write(notes, Files.readAllBytes(notes));
+      List<McpSchema.ResourceContents> told =
+          updates.poll(15, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(told).as("the SDK's update consumer after notes.txt was rewritten").isNotNull();
+      assertThat(told).extracting(McpSchema.ResourceContents::uri).contains("note:///notes.txt");
+    } finally {
+      resources.closeGracefully();
+    }
+    assertThat(wireViolations(wire)).isEmpty();
+  }
+
+  private static final Map<String, String> RESULTS =
+      Map.of(
+          "initialize", "InitializeResult",
+          "resources/list", "ListResourcesResult",
+          "resources/templates/list", "ListResourceTemplatesResult",
+          "resources/read", "ReadResourceResult",
+          "resources/subscribe", "EmptyResult",
+          "completion/complete", "CompleteResult",
+          "ping", "EmptyResult");
+
+  /** Every message the server wrote, against the 2025-11-25 schema for what it answers. */
+  private static List<String> wireViolations(Path wire) throws java.io.IOException {
+    Map<String, String> methods = new java.util.HashMap<>();
+    List<String> violations = new java.util.ArrayList<>();
+    int answers = 0;
+    for (String line : Files.readAllLines(wire)) {
+      tools.jackson.databind.JsonNode entry = Interop.parse(line);
+      tools.jackson.databind.JsonNode message = entry.path("message");
+      if (entry.path("dir").asString().equals("client->server")) {
+        if (message.has("id") && message.has("method")) {
+          methods.put(message.get("id").toString(), message.get("method").asString());
+        }
+        continue;
+      }
+      answers++;
+      if (!message.has("id")) {
+        assertThat(message.path("method").asString())
+            .isIn("notifications/resources/updated", "notifications/resources/list_changed");
+        String definition =
+            message.path("method").asString().endsWith("updated")
+                ? "ResourceUpdatedNotification"
+                : "ResourceListChangedNotification";
+        violations.addAll(SchemaCheck.violations(SchemaCheck.LEGACY, definition, message));
+        continue;
+      }
+      String result = RESULTS.get(methods.get(message.get("id").toString()));
+      assertThat(result).as("a known method answered: %s", message).isNotNull();
+      violations.addAll(SchemaCheck.legacyResponse(SchemaCheck.LEGACY, result, message));
+    }
+    assertThat(answers).as("server messages in the wire trace").isGreaterThan(6);
+    return violations;
   }
 }

@@ -59,6 +59,15 @@ class TsV1ClientIT {
     report.assertUnknownToolIsInvalidParams();
   }
 
+  /**
+   * Resources in the legacy era: listed, read, a refusal, a path completed, and resources/subscribe
+   * told of notes.txt rewritten on disk (no search_notes unless the server lists it).
+   */
+  @Test
+  void listsReadsCompletesAndIsToldOfAnEditedNote() {
+    report.assertResources();
+  }
+
   @Test
   void writesNothingToTheWorkspace() throws IOException {
     assertThat(Interop.listing(workspace)).containsExactly("notes.txt", "project.txt");

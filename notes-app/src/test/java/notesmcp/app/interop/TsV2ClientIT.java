@@ -88,6 +88,18 @@ class TsV2ClientIT {
     report.assertUnknownToolIsInvalidParams();
   }
 
+  /**
+   * Resources in 2026-07-28: listed, read, a refusal, a path completed, and a subscriptions/listen
+   * stream told of notes.txt rewritten on disk.
+   */
+  @Test
+  void listsReadsCompletesAndIsToldOfAnEditedNote() {
+    report.assertResources();
+    assertThat(report.json().path("serverCapabilities").path("resources").toString())
+        .isEqualTo("{\"subscribe\":true,\"listChanged\":true}");
+    assertThat(report.methods()).contains("subscriptions/listen");
+  }
+
   @Test
   void writesNothingToTheWorkspace() throws IOException {
     assertThat(Interop.listing(workspace)).containsExactly("notes.txt", "project.txt");
@@ -104,7 +116,11 @@ class TsV2ClientIT {
         .assertThreeTools()
         .assertReadNote()
         .assertRefusedRead()
-        .assertUnknownToolIsInvalidParams();
+        .assertUnknownToolIsInvalidParams()
+        .assertResources();
     assertThat(legacy.methods()).startsWith("initialize", "notifications/initialized");
+    assertThat(legacy.methods())
+        .contains("resources/subscribe")
+        .doesNotContain("subscriptions/listen");
   }
 }
