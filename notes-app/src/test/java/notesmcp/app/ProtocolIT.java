@@ -180,7 +180,7 @@ class ProtocolIT {
 
   @Test
   void anUnknownMethodIsMethodNotFoundBeforeMetaIsChecked() {
-    JsonNode reply = raw("{\"jsonrpc\":\"2.0\",\"id\":$ID,\"method\":\"resources/list\"}");
+    JsonNode reply = raw("{\"jsonrpc\":\"2.0\",\"id\":$ID,\"method\":\"prompts/list\"}");
     assertThat(code(reply)).isEqualTo(-32601);
   }
 
