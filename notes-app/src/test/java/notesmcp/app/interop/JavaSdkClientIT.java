@@ -241,7 +241,8 @@ class JavaSdkClientIT {
           .extracting(McpSchema.ResourceTemplate::uriTemplate)
           .containsExactly("note:///{+path}");
       McpSchema.ReadResourceResult read =
-          resources.readResource(new McpSchema.ReadResourceRequest("note:///notes.txt"));
+          resources.readResource(
+              McpSchema.ReadResourceRequest.builder("note:///notes.txt").build());
       assertThat(((McpSchema.TextResourceContents) read.contents().get(0)).text())
           .isEqualTo(Fixture.NOTES_TEXT);
       McpError refused =
@@ -249,17 +250,18 @@ class JavaSdkClientIT {
               McpError.class,
               () ->
                   resources.readResource(
-                      new McpSchema.ReadResourceRequest("note:///..%2Fsecret.txt")));
+                      McpSchema.ReadResourceRequest.builder("note:///..%2Fsecret.txt").build()));
       assertThat(refused.getMessage()).contains("path \"../secret.txt\" is not allowed");
       assertThat(refused.getJsonRpcError().code()).isEqualTo(-32002);
       McpSchema.CompleteResult completion =
           resources.completeCompletion(
-              new McpSchema.CompleteRequest(
-                  new McpSchema.ResourceReference("note:///{+path}"),
-                  new McpSchema.CompleteRequest.CompleteArgument("path", "pro")));
+              McpSchema.CompleteRequest.builder(
+                      new McpSchema.ResourceReference("note:///{+path}"),
+                      new McpSchema.CompleteRequest.CompleteArgument("path", "pro"))
+                  .build());
       assertThat(completion.completion().values()).containsExactly("project.txt");
 
-      resources.subscribeResource(new McpSchema.SubscribeRequest("note:///notes.txt"));
+      resources.subscribeResource(McpSchema.SubscribeRequest.builder("note:///notes.txt").build());
       Path notes = workspace.resolve("notes.txt");
       Files.write(notes, Files.readAllBytes(notes));
       List<McpSchema.ResourceContents> told =
