@@ -287,9 +287,31 @@ public final class Workspace {
    * The careful read of the note at {@code path} (the policy's own value, which may hold folders:
    * {@code "Projects/Paper Kite.md"}), of at most {@code maxBytes} bytes; not decoded. Never
    * throws: every failure is an {@link Unreadable} whose reason names {@code path}. A read refused
-   * because the note or its folder just changed says so and that a retry may succeed.
+   * because the note or its folder changed within the margin is tried again once the margin has
+   * passed, at most {@link OpenedFile#ATTEMPTS} times in all (a note saved a moment ago is read,
+   * not refused); one that keeps changing is refused, saying that a retry may succeed.
    */
   Raw readBytes(String path, int maxBytes) {
+    for (int tries = 1; ; tries++) {
+      try {
+        return readBytesOnce(path, maxBytes);
+      } catch (OpenedFile.ChangedWhileReading e) {
+        if (tries == OpenedFile.ATTEMPTS) {
+          return new Unreadable(e.getMessage());
+        }
+        long nanos = e.waitNanos();
+        try {
+          Thread.sleep(nanos / 1_000_000L, (int) (nanos % 1_000_000L));
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          return new Unreadable(e.getMessage());
+        }
+      }
+    }
+  }
+
+  /** One careful read of {@link #readBytes}; the change rule's refusal is the caller's. */
+  private Raw readBytesOnce(String path, int maxBytes) throws OpenedFile.ChangedWhileReading {
     try (Place place = reach(path);
         OpenedFile note = place.folder().open(place.name(), path)) {
       int links = note.links();
@@ -311,10 +333,9 @@ public final class Workspace {
         return tooLarge(path, Math.max(note.size(), maxBytes + 1L), maxBytes);
       }
       return new Bytes(bytes, note.identity());
-    } catch (Folder.NotRegularFile
-        | Folder.ChangedWhileOpening
-        | OpenedFile.ChangedWhileReading
-        | OpenedFile.UnsafeFolder e) {
+    } catch (OpenedFile.ChangedWhileReading e) {
+      throw e;
+    } catch (Folder.NotRegularFile | Folder.ChangedWhileOpening | OpenedFile.UnsafeFolder e) {
       return new Unreadable(e.getMessage());
     } catch (Folder.NotAFolder e) {
       return new Unreadable(path + " cannot be read: " + e.getMessage());
