@@ -283,20 +283,24 @@ public final class Workspace {
     return decode(name.value(), bytes, bytes.length);
   }
 
+  /** How many careful reads {@link #readBytes} makes at most: the first, and one retry. */
+  static final int TOOL_ATTEMPTS = 2;
+
   /**
    * The careful read of the note at {@code path} (the policy's own value, which may hold folders:
    * {@code "Projects/Paper Kite.md"}), of at most {@code maxBytes} bytes; not decoded. Never
    * throws: every failure is an {@link Unreadable} whose reason names {@code path}. A read refused
-   * because the note or its folder changed within the margin is tried again once the margin has
-   * passed, at most {@link OpenedFile#ATTEMPTS} times in all (a note saved a moment ago is read,
-   * not refused); one that keeps changing is refused, saying that a retry may succeed.
+   * because the note or its folder changed within the margin is tried once more when the margin has
+   * passed (a note saved a moment ago is read, not refused); one still changing then is refused,
+   * saying that a retry may succeed. Once, not {@link OpenedFile#ATTEMPTS} times: a client can
+   * retry itself, and a worker thread should not sleep long for one call.
    */
   Raw readBytes(String path, int maxBytes) {
     for (int tries = 1; ; tries++) {
       try {
         return readBytesOnce(path, maxBytes);
       } catch (OpenedFile.ChangedWhileReading e) {
-        if (tries == OpenedFile.ATTEMPTS) {
+        if (tries == TOOL_ATTEMPTS) {
           return new Unreadable(e.getMessage());
         }
         long nanos = e.waitNanos();

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The change rule of the careful read, with the real margin: one look at a note or its folder
  * changed within the margin, or during the read, gives no bytes ("changed while it was being read;
- * try again"); the tools' read tries again once the margin has passed and refuses only a note that
- * keeps changing; a settled one always reads; readers that may wait ({@link OpenedFile#patiently})
+ * try again"); the tools' read tries once more when the margin has passed and refuses a note still
+ * changing then; a settled one always reads; readers that may wait ({@link OpenedFile#patiently})
  * wait it out. And the hard-link protection's side: a folder another user may write is refused only
  * when the kernel does not protect hard links.
  */
@@ -75,7 +75,7 @@ class ChangeRuleTest {
   }
 
   @Test
-  void aNoteThatKeepsChangingIsRefusedAfterItsAttempts() throws Exception {
+  void aNoteThatKeepsChangingIsRefusedAfterOneRetry() throws Exception {
     Path note = Files.writeString(root.resolve("notes.txt"), "0");
     AtomicBoolean stop = new AtomicBoolean();
     Thread writer =
