@@ -145,10 +145,10 @@ final class NoteResources implements Resources {
 
   /**
    * The path a URI names, or null when it is not a note URI: {@link #PREFIX} (exactly; the scheme
-   * in lower case, no authority), then characters that are not controls, spaces, "?", "#" or "%",
-   * and "%" with two hex digits of either case; the bytes must be UTF-8. So {@link #uri}'s form and
-   * the same path with more or fewer characters encoded decode alike. The result is a string to
-   * compare with names, nothing more.
+   * in lower case, no authority), then characters that are not controls, spaces, "?", "#", "%" or
+   * half a surrogate pair, and "%" with two hex digits of either case; the bytes must be UTF-8. So
+   * {@link #uri}'s form and the same path with more or fewer characters encoded decode alike. The
+   * result is a string to compare with names, nothing more.
    */
   static String pathOf(String uri) {
     if (!uri.startsWith(PREFIX) || uri.length() > MAX_URI_CHARS) {
@@ -169,8 +169,13 @@ final class NoteResources implements Resources {
         return null;
       } else if (c < 0x80) {
         bytes.write(c);
+      } else if (Character.isSurrogate(c)
+          && !(Character.isHighSurrogate(c)
+              && i + 1 < uri.length()
+              && Character.isLowSurrogate(uri.charAt(i + 1)))) {
+        return null; // half a character: no UTF-8 spells it
       } else {
-        int end = Character.isHighSurrogate(c) && i + 1 < uri.length() ? i + 2 : i + 1;
+        int end = Character.isHighSurrogate(c) ? i + 2 : i + 1;
         byte[] encoded = uri.substring(i, end).getBytes(StandardCharsets.UTF_8);
         bytes.write(encoded, 0, encoded.length);
         i = end - 1;

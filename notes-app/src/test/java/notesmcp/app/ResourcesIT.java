@@ -219,6 +219,7 @@ class ResourcesIT {
               "note:///%FF.md",
               "note:///notes%2.txt",
               "note:///Paper Kite.md",
+              "note:///Caf\ud800%20ideas.md",
               "note:///" + "a".repeat(4000))) {
         JsonNode refused = read(server, uri);
         assertThat(refused.at("/error/code").intValue()).as(uri).isEqualTo(-32602);
@@ -415,6 +416,25 @@ class ResourcesIT {
             .isEqualTo("[\"Inbox.md\"]");
         assertThat(completion.get("result").has("resultType")).isFalse();
       }
+    }
+  }
+
+  /**
+   * Under the default policy a named note that is not there is a resource not found in the legacy
+   * era (-32002) and in 2026-07-28 (-32602), with read_note's words.
+   */
+  @Test
+  void aNamedNoteThatIsNotThereIsNotFoundInEachEra() throws Exception {
+    try (WireServer server = WireServer.start(Fixtures.workspace(dir))) {
+      JsonNode modern = read(server, "note:///draft.txt");
+      String words = WireServer.text(server.call("read_note", "{\"path\":\"draft.txt\"}"));
+      assertThat(modern.at("/error/code").intValue()).isEqualTo(-32602);
+      assertThat(modern.at("/error/message").stringValue()).isEqualTo(words);
+      server.legacy("initialize", INITIALIZE.formatted("2025-11-25"), "InitializeResult");
+      JsonNode legacy =
+          server.legacy("resources/read", "{\"uri\":\"note:///draft.txt\"}", "ReadResourceResult");
+      assertThat(legacy.at("/error/code").intValue()).isEqualTo(-32002);
+      assertThat(legacy.at("/error/message").stringValue()).isEqualTo(words);
     }
   }
 

@@ -217,7 +217,9 @@ public final class Notes {
     }
     Workspace.Raw raw = workspace.readBytes(name.value(), policy.maxNoteBytes());
     if (raw instanceof Workspace.Unreadable) {
-      return new Whole(null, ((Workspace.Unreadable) raw).reason(), false);
+      // A named note that is not there names no resource; one that is there cannot be read now.
+      boolean gone = policy.namesNotes() && workspace.identityOf(name) == null;
+      return new Whole(null, ((Workspace.Unreadable) raw).reason(), gone);
     }
     byte[] bytes = ((Workspace.Bytes) raw).bytes();
     int malformed = JsonText.firstMalformed(bytes);
