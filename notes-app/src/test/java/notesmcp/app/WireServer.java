@@ -40,6 +40,9 @@ final class WireServer implements AutoCloseable {
           + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"wire-test\",\"version\":\"1\"}}";
   private static final Duration WAIT = Duration.ofSeconds(15);
 
+  /** How long a response (or the exit) may take; {@link #patient} lengthens it for one server. */
+  private volatile Duration wait = WAIT;
+
   /** What a response to one request id must satisfy. */
   private record Expectation(String revision, String resultDefinition) {}
 
@@ -83,6 +86,15 @@ final class WireServer implements AutoCloseable {
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().putAll(env);
     return new WireServer(builder.start());
+  }
+
+  /**
+   * This server with a longer wait for each response: for calls whose first use loads a module and
+   * builds an index, on a machine that may be busy.
+   */
+  WireServer patient(Duration wait) {
+    this.wait = wait;
+    return this;
   }
 
   private static void daemon(String name, Runnable body) {
@@ -250,13 +262,13 @@ final class WireServer implements AutoCloseable {
         }
       }
     }
-    long deadline = System.nanoTime() + WAIT.toNanos();
+    long deadline = System.nanoTime() + wait.toNanos();
     try {
       while (true) {
         long left = deadline - System.nanoTime();
         JsonNode message = left <= 0 ? null : incoming.poll(left, TimeUnit.NANOSECONDS);
         if (message == null) {
-          throw new AssertionError("no " + what + " within " + WAIT + "; stderr:\n" + stderr);
+          throw new AssertionError("no " + what + " within " + wait + "; stderr:\n" + stderr);
         }
         if (wanted.test(message)) {
           return message;
@@ -299,7 +311,7 @@ final class WireServer implements AutoCloseable {
     } catch (IOException e) {
       // already closed
     }
-    assertThat(process.waitFor(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+    assertThat(process.waitFor(wait.toMillis(), TimeUnit.MILLISECONDS))
         .as("server exits after stdin closes; stderr:\n" + stderr)
         .isTrue();
     return process.exitValue();
@@ -315,7 +327,7 @@ final class WireServer implements AutoCloseable {
 
   /** Waits until stderr contains {@code text}. */
   void awaitStderr(String text) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
+    long deadline = System.nanoTime() + wait.toNanos();
     while (!stderr.toString().contains(text)) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("stderr never said \"" + text + "\":\n" + stderr);

@@ -17,9 +17,10 @@ import tools.jackson.core.json.JsonFactory;
  * A tool call's arguments, decoded strictly from the raw JSON text a client sent.
  *
  * <p>The decoder sees the text itself, so a duplicate key is caught before any tree could merge it
- * (CONTRACT §3: "duplicate keys (in the raw JSON, before any decoding merges them)"). Only the
- * top-level members matter: every argument of every tool is a string, so any nested value is
- * refused by its type, whatever it holds. Immutable once decoded.
+ * ({@code docs/behaviour.md}, "Refusals": duplicate keys are found in the raw JSON, before any
+ * decoding could merge them). Only the top-level members matter: every argument of every tool is a
+ * string or an integer, so any nested value is refused by its type, whatever it holds. Immutable
+ * once decoded.
  */
 final class Arguments {
   private static final JsonFactory JSON =
@@ -38,7 +39,10 @@ final class Arguments {
     this.members = members;
   }
 
-  /** One top-level member: its JSON type, and its text when it is a string. */
+  /**
+   * One top-level member: its JSON type (a JSON type's name: an integer is a {@code number}), and
+   * its text when it is a string or a number without fraction or exponent.
+   */
   record Value(String type, String text) {}
 
   /** Thrown with the refusal text when the raw arguments are not acceptable. */
@@ -80,7 +84,11 @@ final class Arguments {
         JsonToken token = parser.nextToken();
         members.put(
             name,
-            new Value(typeOf(token), token == JsonToken.VALUE_STRING ? parser.getString() : null));
+            new Value(
+                typeOf(token),
+                token == JsonToken.VALUE_STRING || token == JsonToken.VALUE_NUMBER_INT
+                    ? parser.getString()
+                    : null));
         parser.skipChildren();
       }
       if (parser.nextToken() != null) {
@@ -162,13 +170,47 @@ final class Arguments {
 
   /** The required string member {@code name}. */
   String string(String name) throws Rejected {
-    Value value = members.get(name);
-    if (value == null) {
+    String text = optionalString(name);
+    if (text == null) {
       throw new Rejected("missing required argument " + Quote.of(name));
     }
-    if (value.text() == null) {
+    return text;
+  }
+
+  /** The string member {@code name}, or null when it is absent. */
+  String optionalString(String name) throws Rejected {
+    Value value = members.get(name);
+    if (value == null) {
+      return null;
+    }
+    if (!value.type().equals("string")) {
       throw new Rejected("argument " + Quote.of(name) + " must be a string, not " + value.type());
     }
     return value.text();
+  }
+
+  /**
+   * The integer member {@code name} (a JSON number without fraction or exponent), or -1 when it is
+   * absent; one beyond {@code Long.MAX_VALUE} counts as {@code Long.MAX_VALUE}.
+   */
+  long optionalCount(String name) throws Rejected {
+    Value value = members.get(name);
+    if (value == null) {
+      return -1;
+    }
+    if (!value.type().equals("number") || value.text() == null) {
+      throw new Rejected(
+          "argument "
+              + Quote.of(name)
+              + " must be an integer, not "
+              + (value.type().equals("number")
+                  ? "a number with a fraction or exponent"
+                  : value.type()));
+    }
+    String digits = value.text();
+    if (digits.startsWith("-")) {
+      throw new Rejected("argument " + Quote.of(name) + " must be 0 or more, not " + digits);
+    }
+    return digits.length() > 18 ? Long.MAX_VALUE : Long.parseLong(digits);
   }
 }

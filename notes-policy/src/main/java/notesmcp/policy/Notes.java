@@ -32,6 +32,7 @@ public final class Notes {
   public static final String LIST_NOTES = "list_notes";
   public static final String READ_NOTE = "read_note";
   public static final String PROPOSE_NOTE = "propose_note";
+  public static final String SEARCH_NOTES = SearchTool.NAME;
 
   private static final Runnable NOTHING =
       new Runnable() {
@@ -44,6 +45,7 @@ public final class Notes {
   private final Clock clock;
   private final List<ToolDefinition> tools;
   private final ProposalDirectory directory;
+  private final SearchTool search;
 
   // Guarded by this.
   private int calls;
@@ -56,11 +58,34 @@ public final class Notes {
 
   /** Notes whose proposals are kept in {@code directory}, or in memory when it is null. */
   public Notes(Policy policy, Workspace workspace, Clock clock, ProposalDirectory directory) {
+    this(policy, workspace, clock, directory, null);
+  }
+
+  private Notes(
+      Policy policy,
+      Workspace workspace,
+      Clock clock,
+      ProposalDirectory directory,
+      NoteSearch.Factory search) {
     this.policy = policy;
     this.workspace = workspace;
     this.clock = clock;
-    this.tools = ToolSchemas.of(policy);
     this.directory = directory;
+    this.search = search == null ? null : new SearchTool(search, policy, workspace);
+    List<ToolDefinition> tools = new ArrayList<>(ToolSchemas.of(policy));
+    if (search != null) {
+      tools.add(SearchTool.definition());
+    }
+    this.tools = List.copyOf(tools);
+  }
+
+  /**
+   * These notes with {@code search_notes} too, its engine made by {@code factory} on the first
+   * search (docs/behaviour.md, "search_notes"). Call before the first call: the budget is not
+   * shared with this object.
+   */
+  public Notes withSearch(NoteSearch.Factory factory) {
+    return new Notes(policy, workspace, clock, directory, factory);
   }
 
   /** The tools this policy offers, in a fixed order, with schemas generated from the policy. */
@@ -101,11 +126,44 @@ public final class Notes {
    * @throws CancellationException if {@code cancelled} was already true: nothing ran or counted
    * @throws IllegalArgumentException if {@code tool} is not one of {@link #tools()}
    */
-  public synchronized Outcome execute(
+  public Outcome execute(
       String tool, String rawArguments, Requester requester, BooleanSupplier cancelled) {
     if (!has(tool)) {
       throw new IllegalArgumentException("unknown tool " + Quote.of(tool));
     }
+    if (tool.equals(SEARCH_NOTES)) {
+      // Outside the lock: a first search builds an index for seconds, and must not hold up the
+      // other tools. The budget is still counted under it.
+      Outcome spent = admit(tool, cancelled);
+      if (spent != null) {
+        return spent;
+      }
+      try {
+        return search.search(Arguments.decode(rawArguments));
+      } catch (Arguments.Rejected rejected) {
+        return new Outcome.Refusal(rejected.getMessage());
+      }
+    }
+    return executeLocked(tool, rawArguments, requester, cancelled);
+  }
+
+  /** Counts a call against the budget; a refusal when it is spent, else null. */
+  private synchronized Outcome admit(String tool, BooleanSupplier cancelled) {
+    if (cancelled.getAsBoolean()) {
+      throw new CancellationException("cancelled before " + tool + " ran");
+    }
+    if (calls >= policy.maxCalls()) {
+      return new Outcome.Refusal(
+          "call budget spent: this server process dispatches at most "
+              + policy.maxCalls()
+              + " tool calls; start a new server process to continue");
+    }
+    calls++;
+    return null;
+  }
+
+  private synchronized Outcome executeLocked(
+      String tool, String rawArguments, Requester requester, BooleanSupplier cancelled) {
     if (cancelled.getAsBoolean()) {
       throw new CancellationException("cancelled before " + tool + " ran");
     }

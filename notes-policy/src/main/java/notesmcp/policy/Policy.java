@@ -22,9 +22,19 @@ public final class Policy {
   private final List<NoteName> proposable;
   private final int maxNoteBytes;
   private final int maxCalls;
+  private final boolean search;
 
   private Policy(
       List<NoteName> readable, List<NoteName> proposable, int maxNoteBytes, int maxCalls) {
+    this(readable, proposable, maxNoteBytes, maxCalls, false);
+  }
+
+  private Policy(
+      List<NoteName> readable,
+      List<NoteName> proposable,
+      int maxNoteBytes,
+      int maxCalls,
+      boolean search) {
     if (readable.isEmpty()) {
       throw new IllegalArgumentException("readable must name at least one note");
     }
@@ -38,6 +48,7 @@ public final class Policy {
     this.proposable = List.copyOf(proposable);
     this.maxNoteBytes = maxNoteBytes;
     this.maxCalls = maxCalls;
+    this.search = search;
   }
 
   /** The contract's defaults: read notes.txt, project.txt, draft.txt; propose draft.txt. */
@@ -74,7 +85,20 @@ public final class Policy {
 
   /** The same policy with another call budget (the {@code -max-calls} flag). */
   public Policy withMaxCalls(int calls) {
-    return new Policy(readable, proposable, maxNoteBytes, calls);
+    return new Policy(readable, proposable, maxNoteBytes, calls, search);
+  }
+
+  /**
+   * The same policy with {@code search_notes} offered or not (the policy file's {@code "search"};
+   * off by default, so the default tools stay exactly three).
+   */
+  public Policy withSearch(boolean offered) {
+    return new Policy(readable, proposable, maxNoteBytes, maxCalls, offered);
+  }
+
+  /** Whether {@code search_notes} is offered. */
+  public boolean search() {
+    return search;
   }
 
   public List<NoteName> readable() {

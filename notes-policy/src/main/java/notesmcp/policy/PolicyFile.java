@@ -19,7 +19,7 @@ import tools.jackson.core.json.JsonFactory;
  * defaults.
  *
  * <pre>{"readable": ["notes.txt", "project.txt", "draft.txt"],
- *  "proposable": ["draft.txt"], "maxNoteBytes": 2048, "maxCalls": 16}</pre>
+ *  "proposable": ["draft.txt"], "maxNoteBytes": 2048, "maxCalls": 16, "search": false}</pre>
  *
  * <p>The file is trusted configuration, but a mistake in it must stop the start-up with a message
  * that names the problem, never silently widen what a client can reach: unknown or duplicate keys,
@@ -61,6 +61,7 @@ public final class PolicyFile {
     List<String> proposable = values(defaults.proposable());
     int maxNoteBytes = defaults.maxNoteBytes();
     int maxCalls = defaults.maxCalls();
+    boolean search = false;
     if (JsonProblem.isNotUtf8(bytes)) {
       throw new Invalid(file, "not valid JSON: " + JsonProblem.NOT_UTF8);
     }
@@ -84,12 +85,18 @@ public final class PolicyFile {
           case "maxCalls":
             maxCalls = integer(file, parser, key);
             break;
+          case "search":
+            if (!parser.currentToken().isBoolean()) {
+              throw new Invalid(file, Quote.of(key) + " must be true or false");
+            }
+            search = parser.currentToken() == JsonToken.VALUE_TRUE;
+            break;
           default:
             throw new Invalid(
                 file,
                 "unknown key "
                     + Quote.of(key)
-                    + " (known: readable, proposable, maxNoteBytes, maxCalls)");
+                    + " (known: readable, proposable, maxNoteBytes, maxCalls, search)");
         }
       }
       if (parser.nextToken() != null) {
@@ -99,7 +106,7 @@ public final class PolicyFile {
       throw new Invalid(file, "not valid JSON: " + JsonProblem.describe(e));
     }
     try {
-      return Policy.of(readable, proposable, maxNoteBytes, maxCalls);
+      return Policy.of(readable, proposable, maxNoteBytes, maxCalls).withSearch(search);
     } catch (IllegalArgumentException e) {
       throw new Invalid(file, e.getMessage());
     }

@@ -68,6 +68,36 @@ public final class Workspace {
     }
   }
 
+  /**
+   * The note's device, inode and size from a look at its name (links not followed), or null when it
+   * is not a regular file: a hint for search's refresh, never a reason to read or return it.
+   */
+  long[] look(NoteName name) {
+    try {
+      long[] attributes = folder.attributesOf(name.value());
+      return OpenedFile.isRegular(attributes)
+          ? new long[] {attributes[Posix.DEVICE], attributes[Posix.INODE], attributes[Posix.SIZE]}
+          : null;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The change time of the note's name in nanoseconds, or -1: looked up by path, so only a hint for
+   * search's refresh (which reads again when it changes), never for a read.
+   */
+  long changeTime(NoteName name) {
+    try {
+      Object time =
+          Files.getAttribute(fileOf(name), "unix:ctime", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+      return ((java.nio.file.attribute.FileTime) time)
+          .to(java.util.concurrent.TimeUnit.NANOSECONDS);
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
   /** Whether anything at all, even a dangling link, occupies the note's name. */
   boolean isOccupied(NoteName name) {
     try {
@@ -110,7 +140,8 @@ public final class Workspace {
   /** A note's text, or the reason it may not be read. */
   sealed interface Read permits Text, Unreadable {}
 
-  record Text(String content) implements Read {}
+  /** The text, and the opened file's device, inode and size (what search keeps of a note). */
+  record Text(String content, long device, long inode, long size) implements Read {}
 
   record Unreadable(String reason) implements Read {}
 
@@ -135,7 +166,7 @@ public final class Workspace {
       if (bytes == null) {
         return tooLarge(name, Math.max(note.size(), maxBytes + 1L), maxBytes);
       }
-      return decode(name, bytes, bytes.length);
+      return decode(name, bytes, bytes.length, note);
     } catch (Folder.NotRegularFile | Folder.ChangedWhileOpening e) {
       return new Unreadable(e.getMessage());
     } catch (NoSuchFileException e) {
@@ -154,10 +185,14 @@ public final class Workspace {
     return new Unreadable(name + " is " + size + " bytes; the limit is " + maxBytes + " bytes");
   }
 
-  private static Read decode(NoteName name, byte[] array, int length) {
+  private static Read decode(NoteName name, byte[] array, int length, OpenedFile note) {
     if (isAscii(array, length)) {
       // Plain ASCII is valid UTF-8 as it stands: no decoder needed.
-      return new Text(new String(array, 0, length, StandardCharsets.US_ASCII));
+      return new Text(
+          new String(array, 0, length, StandardCharsets.US_ASCII),
+          note.device(),
+          note.inode(),
+          length);
     }
     ByteBuffer bytes = ByteBuffer.wrap(array, 0, length);
     CharsetDecoder utf8 =
@@ -170,7 +205,7 @@ public final class Workspace {
     if (result.isError()) {
       return new Unreadable(name + " is not valid UTF-8 (byte " + bytes.position() + ")");
     }
-    return new Text(text.flip().toString());
+    return new Text(text.flip().toString(), note.device(), note.inode(), length);
   }
 
   private static boolean isAscii(byte[] array, int length) {

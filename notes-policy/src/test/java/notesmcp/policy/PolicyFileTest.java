@@ -60,7 +60,7 @@ class PolicyFileTest {
       quoteCharacter = '`',
       value = {
         "{\"approve\":true}"
-            + " | unknown key \"approve\" (known: readable, proposable, maxNoteBytes, maxCalls)",
+            + " | unknown key \"approve\" (known: readable, proposable, maxNoteBytes, maxCalls, search)",
         "{\"readable\":\"notes.txt\"}   | \"readable\" must be an array of note names",
         "{\"proposable\":{}}            | \"proposable\" must be an array of note names",
         "{\"readable\":[1]}             | \"readable\" must hold only strings",

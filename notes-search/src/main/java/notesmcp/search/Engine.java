@@ -1,0 +1,511 @@
+package notesmcp.search;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import notesmcp.policy.NoteSearch;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.SortedDocValuesField;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.ConcurrentMergeScheduler;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexNotFoundException;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.TieredMergePolicy;
+import org.apache.lucene.search.FieldDoc;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopFieldDocs;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.Lock;
+import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.store.NIOFSDirectory;
+import org.apache.lucene.store.NativeFSLockFactory;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * The search engine behind {@code search_notes} (README, "Search"; docs/behaviour.md,
+ * "search_notes"): a Lucene index of the notes the corpus lets {@code read_note} return, built on
+ * the first search, kept on disk in the user's cache folder ({@link IndexFolder}) or, when that is
+ * not safe, in memory.
+ *
+ * <p>Freshness: before a search, at most every {@link #SWEEP_INTERVAL_NANOS}, the corpus's notes
+ * are looked at (identity: device, inode, size, change time) and every new or changed one read and
+ * indexed again, every gone one deleted. Trust: the index only proposes candidates; each one is
+ * read again through the corpus (the careful read, the policy as it is now) and the query matched
+ * on the text that read returned; only then is it a hit, with its snippet from that text. A note
+ * that is gone, refused, or no longer matching is dropped and indexed again; so a deleted, replaced
+ * or excluded note never appears, whatever the index held.
+ *
+ * <p>Threads: any thread may search; sweeps and index changes are serialized by {@link #lock};
+ * readers come from a {@link SearcherManager}. Commits run on one background thread of its own.
+ */
+public final class Engine implements NoteSearch {
+  static final String PATH = "path";
+  static final String FOLDER = "folder";
+  static final String NAME = "name";
+  static final String TEXT = "text";
+  private static final String DEVICE = "device";
+  private static final String INODE = "inode";
+  private static final String SIZE = "size";
+  private static final String CHANGED = "changed";
+
+  /**
+   * How often a search looks for changed notes (a note changed since may be missed, never wrong).
+   */
+  static final long SWEEP_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+  /** Candidates read again beyond the limit, at most, when some are dropped: bounds every query. */
+  static final int EXTRA_CANDIDATES = 20;
+
+  private static final double ROUNDING = 1000.0;
+  private static final double BUFFER_MB = 16;
+  private static final Comparator<String> CODE_POINTS = Engine::compareCodePoints;
+
+  private final NoteSearch.Corpus corpus;
+  private final PrintStream log;
+  private final Directory directory;
+  private final IndexWriter writer;
+  private final SearcherManager searchers;
+  private final Object lock = new Object();
+  private final ExecutorService committer;
+  private final AtomicBoolean commitPending = new AtomicBoolean();
+  private final TieredMergePolicy mergePolicy = new TieredMergePolicy();
+  private final String where;
+
+  // Guarded by lock.
+  private final Map<String, Identity> indexed = new HashMap<>();
+  private long lastSweep;
+  private boolean swept;
+
+  private Engine(NoteSearch.Corpus corpus, PrintStream log, Directory directory, String where)
+      throws IOException {
+    this.corpus = corpus;
+    this.log = log;
+    this.directory = directory;
+    this.where = where;
+    IndexWriterConfig config = new IndexWriterConfig(Folding.ANALYZER);
+    config.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+    config.setRAMBufferSizeMB(BUFFER_MB);
+    config.setCommitOnClose(false);
+    config.setUseCompoundFile(true);
+    ConcurrentMergeScheduler merges = new ConcurrentMergeScheduler();
+    merges.setMaxMergesAndThreads(2, 1);
+    config.setMergeScheduler(merges);
+    mergePolicy.setForceMergeDeletesPctAllowed(0.0);
+    config.setMergePolicy(mergePolicy);
+    this.writer = new IndexWriter(directory, config);
+    this.searchers = new SearcherManager(writer, null);
+    this.committer =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread thread = new Thread(r, "notes-mcp search commit");
+              thread.setDaemon(true);
+              return thread;
+            });
+    loadIdentities();
+  }
+
+  /**
+   * The factory the program calls (by reflection, from its own class loader) on the first search.
+   * It opens the kept index, or makes a new one; nothing is read from the workspace until the first
+   * search.
+   */
+  public static NoteSearch.Factory factory(PrintStream log) {
+    return corpus -> open(corpus, System.getenv(), log);
+  }
+
+  static Engine open(NoteSearch.Corpus corpus, Map<String, String> environment, PrintStream log)
+      throws Refused {
+    Path folder =
+        IndexFolder.choose(
+            environment, corpus.key(), corpus.root(), IndexFolder.identityOf(corpus.root()), log);
+    if (folder != null) {
+      try {
+        return new Engine(corpus, log, new NIOFSDirectory(folder), folder.toString());
+      } catch (LockObtainFailedException e) {
+        log.println(
+            "notes-mcp: search index kept in memory: another server uses the one in " + folder);
+      } catch (IOException | RuntimeException e) {
+        log.println(
+            "notes-mcp: search: the kept index in "
+                + folder
+                + " is unusable ("
+                + e
+                + "); building a new one");
+        try {
+          Directory fresh = new NIOFSDirectory(folder);
+          for (String file : fresh.listAll()) {
+            if (!file.equals("root") && !file.equals("used") && !file.equals("write.lock")) {
+              fresh.deleteFile(file);
+            }
+          }
+          return new Engine(corpus, log, fresh, folder.toString());
+        } catch (IOException | RuntimeException again) {
+          log.println("notes-mcp: search index kept in memory (" + again + ")");
+        }
+      }
+    }
+    try {
+      return new Engine(corpus, log, new ByteBuffersDirectory(), "memory");
+    } catch (IOException e) {
+      throw new Refused("search is unavailable: the index could not be made");
+    }
+  }
+
+  /** Whether another process holds the index in {@code folder} (for pruning). */
+  static boolean isLocked(Path folder) {
+    try (Directory directory = new NIOFSDirectory(folder, NativeFSLockFactory.INSTANCE)) {
+      Lock held = directory.obtainLock(IndexWriter.WRITE_LOCK_NAME);
+      held.close();
+      return false;
+    } catch (IOException e) {
+      return true;
+    }
+  }
+
+  /** Where the index is: a folder, or "memory". */
+  String where() {
+    return where;
+  }
+
+  private void loadIdentities() throws IOException {
+    try (DirectoryReader reader = DirectoryReader.open(writer)) {
+      for (LeafReaderContext leaf : reader.leaves()) {
+        LeafReader leafReader = leaf.reader();
+        Bits live = leafReader.getLiveDocs();
+        StoredFields stored = leafReader.storedFields();
+        for (int doc = 0; doc < leafReader.maxDoc(); doc++) {
+          if (live != null && !live.get(doc)) {
+            continue;
+          }
+          Document d = stored.document(doc);
+          indexed.put(
+              d.get(PATH),
+              new Identity(
+                  d.getField(DEVICE).numericValue().longValue(),
+                  d.getField(INODE).numericValue().longValue(),
+                  d.getField(SIZE).numericValue().longValue(),
+                  d.getField(CHANGED).numericValue().longValue()));
+        }
+      }
+    } catch (IndexNotFoundException e) {
+      // a new index: nothing kept yet
+    }
+  }
+
+  @Override
+  public List<Hit> search(String text, String folder, int limit) throws Refused {
+    SearchQuery query = SearchQuery.parse(text);
+    try {
+      sweepIfDue();
+      Query lucene =
+          query.toLucene(folder == null ? null : new TermQuery(new Term(FOLDER, folder)));
+      return collect(query, lucene, limit);
+    } catch (IOException | RuntimeException e) {
+      log.println("notes-mcp: search failed: " + e);
+      throw new Refused("search failed: the index could not be read; try again");
+    }
+  }
+
+  private List<Hit> collect(SearchQuery query, Query lucene, int limit) throws IOException {
+    Sort order = new Sort(SortField.FIELD_SCORE, new SortField(PATH, SortField.Type.STRING));
+    List<Hit> hits = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    int budget = limit + EXTRA_CANDIDATES;
+    boolean changed = false;
+    IndexSearcher searcher = searchers.acquire();
+    try {
+      ScoreDoc after = null;
+      StoredFields stored = searcher.storedFields();
+      search:
+      while (budget > 0) {
+        TopFieldDocs top =
+            after == null
+                ? searcher.search(lucene, limit + 1, order, true)
+                : searcher.searchAfter(after, lucene, limit + 1, order, true);
+        if (top.scoreDocs.length == 0) {
+          break;
+        }
+        for (ScoreDoc candidate : top.scoreDocs) {
+          after = candidate;
+          String path = stored.document(candidate.doc).get(PATH);
+          if (!seen.add(path)) {
+            continue;
+          }
+          budget--;
+          double score = Math.round(((FieldDoc) candidate).score * ROUNDING) / ROUNDING;
+          if (hits.size() >= limit && score < hits.get(limit - 1).score()) {
+            break search; // past the last score that can still take a place
+          }
+          Hit hit = verify(query, path, score);
+          if (hit == null) {
+            changed = true;
+          } else {
+            hits.add(hit);
+          }
+          if (budget == 0) {
+            break search;
+          }
+        }
+      }
+    } finally {
+      searchers.release(searcher);
+    }
+    if (changed) {
+      searchers.maybeRefresh();
+      scheduleCommit();
+    }
+    hits.sort(
+        Comparator.comparingDouble(Hit::score).reversed().thenComparing(Hit::path, CODE_POINTS));
+    return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : List.copyOf(hits);
+  }
+
+  /**
+   * The hit for {@code path} if the note, read again now, still matches; else null, with the index
+   * brought up to date for it.
+   */
+  private Hit verify(SearchQuery query, String path, double score) throws IOException {
+    Note note = corpus.read(path);
+    if (note == null) {
+      synchronized (lock) {
+        writer.deleteDocuments(new Term(PATH, path));
+        indexed.remove(path);
+      }
+      return null;
+    }
+    SearchQuery.Match match = query.matchIn(note.text(), nameOf(path));
+    synchronized (lock) {
+      if (!note.identity().equals(indexed.get(path))) {
+        writer.updateDocument(new Term(PATH, path), document(path, note));
+        indexed.put(path, note.identity());
+      }
+    }
+    if (match == null) {
+      return null;
+    }
+    return new Hit(path, score, Snippets.around(note.text(), match));
+  }
+
+  private void sweepIfDue() throws IOException {
+    synchronized (lock) {
+      long now = System.nanoTime();
+      if (swept && now - lastSweep < SWEEP_INTERVAL_NANOS) {
+        return;
+      }
+      boolean changed = sweep();
+      lastSweep = System.nanoTime();
+      swept = true;
+      if (changed) {
+        searchers.maybeRefreshBlocking();
+        scheduleCommit();
+      }
+    }
+  }
+
+  /** Brings the index to the corpus as it is: under {@link #lock}. */
+  private boolean sweep() throws IOException {
+    List<String> notes = corpus.notes();
+    Set<String> present = new HashSet<>(notes);
+    boolean changed = false;
+    for (String path : new ArrayList<>(indexed.keySet())) {
+      if (!present.contains(path)) {
+        writer.deleteDocuments(new Term(PATH, path));
+        indexed.remove(path);
+        changed = true;
+      }
+    }
+    List<String> stale = new ArrayList<>();
+    for (String path : notes) {
+      Identity known = indexed.get(path);
+      if (known == null || !known.equals(corpus.look(path))) {
+        stale.add(path);
+      }
+    }
+    if (stale.isEmpty()) {
+      return changed;
+    }
+    long start = System.nanoTime();
+    index(stale);
+    if (stale.size() > 100) {
+      log.println(
+          "notes-mcp: search: indexed "
+              + stale.size()
+              + " notes in "
+              + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)
+              + " ms (index in "
+              + where
+              + ")");
+    }
+    return true;
+  }
+
+  /** Reads and indexes {@code paths}, on two threads when there are many. */
+  private void index(List<String> paths) throws IOException {
+    int threads = paths.size() < 64 ? 1 : Math.min(2, Runtime.getRuntime().availableProcessors());
+    if (threads == 1) {
+      for (String path : paths) {
+        indexOne(path);
+      }
+      return;
+    }
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            threads,
+            r -> {
+              Thread thread = new Thread(r, "notes-mcp search index");
+              thread.setDaemon(true);
+              return thread;
+            });
+    try {
+      List<Future<?>> parts = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int first = t;
+        int step = threads;
+        parts.add(
+            pool.submit(
+                () -> {
+                  for (int i = first; i < paths.size(); i += step) {
+                    indexOne(paths.get(i));
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> part : parts) {
+        part.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while indexing");
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof IOException
+          ? (IOException) e.getCause()
+          : new IOException(e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private void indexOne(String path) throws IOException {
+    Note note = corpus.read(path);
+    if (note == null) {
+      writer.deleteDocuments(new Term(PATH, path));
+      synchronized (indexed) {
+        indexed.remove(path);
+      }
+    } else {
+      writer.updateDocument(new Term(PATH, path), document(path, note));
+      synchronized (indexed) {
+        indexed.put(path, note.identity());
+      }
+    }
+  }
+
+  private static Document document(String path, Note note) {
+    Document doc = new Document();
+    doc.add(new StringField(PATH, path, Field.Store.YES));
+    doc.add(new SortedDocValuesField(PATH, new BytesRef(path)));
+    for (int slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
+      doc.add(new StringField(FOLDER, path.substring(0, slash), Field.Store.NO));
+    }
+    doc.add(new TextField(NAME, nameOf(path), Field.Store.NO));
+    doc.add(new TextField(TEXT, note.text(), Field.Store.NO));
+    Identity identity = note.identity();
+    doc.add(new StoredField(DEVICE, identity.device()));
+    doc.add(new StoredField(INODE, identity.inode()));
+    doc.add(new StoredField(SIZE, identity.size()));
+    doc.add(new StoredField(CHANGED, identity.changed()));
+    return doc;
+  }
+
+  /** The note's name without its folders and its extension: what a word may match besides text. */
+  static String nameOf(String path) {
+    String name = path.substring(path.lastIndexOf('/') + 1);
+    int dot = name.lastIndexOf('.');
+    return dot > 0 ? name.substring(0, dot) : name;
+  }
+
+  /**
+   * Commits on the background thread (one at a time; a request while one waits joins it), first
+   * rewriting any segment that holds deleted notes, so a note's words leave the disk with it.
+   */
+  private void scheduleCommit() {
+    if (directory instanceof ByteBuffersDirectory || !commitPending.compareAndSet(false, true)) {
+      return;
+    }
+    committer.execute(
+        () -> {
+          commitPending.set(false);
+          try {
+            if (writer.hasDeletions()) {
+              writer.forceMergeDeletes(true);
+            }
+            writer.commit();
+          } catch (IOException | RuntimeException e) {
+            log.println("notes-mcp: search: the index could not be kept on disk (" + e + ")");
+          }
+        });
+  }
+
+  /** Waits for a commit under way (tests; the server never waits: a cut commit loses nothing). */
+  void awaitCommitted() throws InterruptedException {
+    java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+    committer.execute(done::countDown);
+    done.await();
+  }
+
+  /** Closes the index without committing (tests). */
+  void close() throws IOException {
+    committer.shutdown();
+    try {
+      committer.awaitTermination(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    searchers.close();
+    writer.rollback();
+    directory.close();
+  }
+
+  static int compareCodePoints(String a, String b) {
+    int i = 0;
+    int j = 0;
+    while (i < a.length() && j < b.length()) {
+      int x = a.codePointAt(i);
+      int y = b.codePointAt(j);
+      if (x != y) {
+        return Integer.compare(x, y);
+      }
+      i += Character.charCount(x);
+      j += Character.charCount(y);
+    }
+    return Integer.compare(a.length() - i, b.length() - j);
+  }
+}
