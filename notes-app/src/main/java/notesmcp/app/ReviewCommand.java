@@ -13,6 +13,7 @@ import notesmcp.policy.Approvals.Decision;
 import notesmcp.policy.FileProblem;
 import notesmcp.policy.Posix;
 import notesmcp.policy.ProposalDirectory;
+import notesmcp.policy.ReadRule;
 import notesmcp.policy.Recorded;
 import notesmcp.policy.Recorded.Valid;
 import notesmcp.policy.Workspace;
@@ -70,7 +71,7 @@ final class ReviewCommand {
    */
   private static Approvals open(Options options, PrintStream err, Seams seams) {
     try {
-      Workspace workspace = Workspace.at(options.root());
+      Workspace workspace = Workspace.at(options.root(), seams.readRule(ReadRule.ofSystem()));
       ProposalDirectory directory = ProposalDirectory.open(options.proposals(), workspace);
       return new Approvals(workspace, directory, Clock.systemUTC(), err, seams.checkpoints(err));
     } catch (IOException e) {

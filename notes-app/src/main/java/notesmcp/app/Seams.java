@@ -3,6 +3,7 @@ package notesmcp.app;
 import java.io.PrintStream;
 import java.util.function.Consumer;
 import notesmcp.mcp.Tools;
+import notesmcp.policy.ReadRule;
 
 /**
  * What a test may put around the real program, and nothing else can: package-private, so only code
@@ -18,6 +19,15 @@ class Seams {
   /** The tools {@code -serve} offers, given the real ones. */
   Tools tools(Tools real) {
     return real;
+  }
+
+  /**
+   * The read rule the workspace is opened with, given this system's (hard links protected or not,
+   * read from the kernel; the change margin): a test may pretend the protection is off without
+   * changing the machine's setting, or measure another margin.
+   */
+  ReadRule readRule(ReadRule system) {
+    return system;
   }
 
   /** Told each of the commit's checkpoint names as {@code review} passes it. */

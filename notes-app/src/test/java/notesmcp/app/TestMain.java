@@ -13,6 +13,7 @@ import notesmcp.mcp.Implementation;
 import notesmcp.mcp.Tool;
 import notesmcp.mcp.ToolResult;
 import notesmcp.mcp.Tools;
+import notesmcp.policy.ReadRule;
 
 /**
  * The real program with what only tests may add, through {@link Seams} (issue 9: the shipped
@@ -24,7 +25,11 @@ import notesmcp.mcp.Tools;
  *   <li>{@code --halt-at POINT}: {@code review} stops at that checkpoint of the commit at once, as
  *       a crash or {@code kill -9} would: {@code Runtime.halt}, status {@link #HALT_STATUS};
  *   <li>{@code --pause-at POINT --resume-file FILE}: {@code review} waits at that checkpoint,
- *       holding the proposals lock, until FILE exists.
+ *       holding the proposals lock, until FILE exists;
+ *   <li>{@code --hard-links-unprotected true}: the workspace is opened as if the kernel did not
+ *       protect hard links ({@code fs.protected_hardlinks = 0}), without touching the machine's
+ *       setting;
+ *   <li>{@code --read-margin MILLIS}: the change rule's margin (bench/race measures others).
  * </ul>
  *
  * Tests start it with {@link #command}: the real jar plus the test classes, and the launcher's JVM
@@ -68,6 +73,8 @@ final class TestMain {
     String haltAt = null;
     String pauseAt = null;
     Path resume = null;
+    boolean unprotected = false;
+    Duration margin = null;
     while (!rest.isEmpty() && rest.get(0).startsWith("--") && rest.size() > 1) {
       String flag = rest.get(0);
       String value = rest.get(1);
@@ -79,12 +86,17 @@ final class TestMain {
         pauseAt = value;
       } else if (flag.equals("--resume-file")) {
         resume = Path.of(value);
+      } else if (flag.equals("--hard-links-unprotected")) {
+        unprotected = Boolean.parseBoolean(value);
+      } else if (flag.equals("--read-margin")) {
+        margin = Duration.ofMillis(Long.parseLong(value));
       } else {
         break;
       }
       rest.subList(0, 2).clear();
     }
-    Main.main(rest.toArray(new String[0]), new Hooks(hold, haltAt, pauseAt, resume));
+    Main.main(
+        rest.toArray(new String[0]), new Hooks(hold, haltAt, pauseAt, resume, unprotected, margin));
   }
 
   private static final class Hooks extends Seams {
@@ -92,12 +104,28 @@ final class TestMain {
     private final String haltAt;
     private final String pauseAt;
     private final Path resume;
+    private final boolean unprotected;
+    private final Duration margin;
 
-    Hooks(Duration hold, String haltAt, String pauseAt, Path resume) {
+    Hooks(
+        Duration hold,
+        String haltAt,
+        String pauseAt,
+        Path resume,
+        boolean unprotected,
+        Duration margin) {
       this.hold = hold;
       this.haltAt = haltAt;
       this.pauseAt = pauseAt;
       this.resume = resume;
+      this.unprotected = unprotected;
+      this.margin = margin;
+    }
+
+    @Override
+    ReadRule readRule(ReadRule system) {
+      return new ReadRule(
+          !unprotected && system.hardLinksProtected(), margin == null ? system.margin() : margin);
     }
 
     @Override

@@ -14,7 +14,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import notesmcp.policy.NoteName;
-import notesmcp.policy.Policy;
 import notesmcp.policy.Proposal;
 import notesmcp.policy.Recorded;
 import notesmcp.policy.Requester;
@@ -113,9 +112,9 @@ class VisibleTextFuzzTest {
   /** A name the policy accepts: the fuzzed one if it is one, else draft.txt. */
   private static NoteName noteName(String wanted) {
     try {
-      return Policy.of(List.of(wanted), List.of(), 2048, 16).readable().get(0);
+      return NoteName.configured(wanted);
     } catch (IllegalArgumentException e) {
-      return Policy.defaults().proposable().get(0);
+      return NoteName.configured("draft.txt");
     }
   }
 

@@ -10,7 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import notesmcp.policy.Policy;
+import notesmcp.policy.NoteName;
 import notesmcp.policy.Proposal;
 import notesmcp.policy.Recorded;
 import notesmcp.policy.Requester;
@@ -171,7 +171,7 @@ class VisibleTextTest {
     Proposal proposal =
         new Proposal(
             "0f8b8b4e-55d5-4c1e-9b7e-3c1f7d2a9e10",
-            Policy.defaults().proposable().get(0),
+            NoteName.configured("draft.txt"),
             "x",
             Instant.parse("2026-01-02T03:04:05Z"),
             requester);

@@ -3,8 +3,6 @@ package notesmcp.policy;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -20,19 +18,24 @@ import notesmcp.policy.Recorded.Valid;
 
 /**
  * The trusted approval path: the only code that creates a note, and only for a proposal a person
- * approved outside MCP (approvals issue, "Exactly-once exclusive commit"). Only {@code notes-mcp
- * review} builds one; the MCP adapter holds a {@link Notes}, which has no way to reach this type.
+ * approved outside MCP ({@code docs/approvals.md}, "What is on disk, and what a crash leaves").
+ * Only {@code notes-mcp review} builds one; the MCP adapter holds a {@link Notes}, which has no way
+ * to reach this type.
  *
- * <p>Commit of proposal P, destination D in workspace W, all under the folder's lock:
+ * <p>Commit of proposal P, destination D (a name N in folder F of workspace W, F being W itself or
+ * a folder below it), all under the proposals folder's lock. F is reached from W's descriptor
+ * folder by folder ({@link Workspace#reach}: never a link, never across a mount point), and every
+ * step below is made relative to F's descriptor, so nothing is written outside W whatever is
+ * renamed meanwhile:
  *
  * <ol>
  *   <li>Check: P is pending, its record matches its SHA-256, the SHA-256 the person approved is
- *       P's, nothing is at D.
- *   <li>Write P's bytes to T = {@code W/.notes-mcp-ID.tmp}: created exclusively, {@code 0600},
+ *       P's, F exists and nothing is at D.
+ *   <li>Write P's bytes to T = {@code F/.notes-mcp-ID.tmp}: created exclusively, {@code 0600},
  *       fsynced. (The leading dot keeps T from ever being a note name.)
- *   <li>{@code link(T, D)}: D appears atomically with all its bytes, or, if anything at all is at D
- *       (a dangling link too), nothing happens. fsync W.
- *   <li>Remove T; fsync W.
+ *   <li>{@code linkat(T, D)}: D appears atomically with all its bytes, or, if anything at all is at
+ *       D (a dangling link too), nothing happens. fsync F.
+ *   <li>Remove T; fsync F.
  *   <li>Publish P's {@code committed} marker (itself atomic and exclusive).
  * </ol>
  *
@@ -59,8 +62,6 @@ public final class Approvals {
   /** The named points of the commit, for {@code checkpoints}: see the class comment. */
   public static final List<String> CHECKPOINTS =
       List.of("before-create", "after-temp", "after-link", "after-unlink");
-
-  private static final LinkOption NO_FOLLOW = LinkOption.NOFOLLOW_LINKS;
 
   private final Workspace workspace;
   private final ProposalDirectory directory;
@@ -97,7 +98,8 @@ public final class Approvals {
 
   /**
    * Completes interrupted commits and clears their leftovers: "a later review run detects and
-   * completes an interrupted commit" (approvals issue). Returns what it did, one line each.
+   * completes an interrupted commit" ({@code docs/approvals.md}). Returns what it did, one line
+   * each.
    */
   public List<String> recover() throws IOException {
     return locked(
@@ -112,7 +114,7 @@ public final class Approvals {
                 finish(proposal);
                 done.add("completed the interrupted commit of " + id + ": " + fileOf(proposal));
               } else {
-                Files.deleteIfExists(tempOf(proposal));
+                removeTemp(proposal);
               }
             }
           }
@@ -143,8 +145,8 @@ public final class Approvals {
 
   /**
    * Approves proposal {@code id}, bound to its bytes: {@code sha256} must be the full SHA-256 of
-   * exactly the content shown to the person ("never a prefix; a wrong one refuses and leaves the
-   * proposal pending").
+   * exactly the content shown to the person (never a prefix; a wrong one refuses and leaves the
+   * proposal pending).
    */
   public Decision approve(String id, String sha256) throws IOException {
     if (!ProposalDirectory.isId(id)) {
@@ -184,7 +186,12 @@ public final class Approvals {
       finish(proposal);
       return new Done("completed the interrupted commit of " + id + ": " + fileOf(proposal));
     }
-    if (!Files.notExists(fileOf(proposal), NO_FOLLOW) || !create(proposal)) {
+    String taken = workspace.destinationProblem(proposal.path());
+    if (taken != null && !taken.endsWith(Workspace.EXISTS)) {
+      return new Refused(
+          taken + "; proposal " + id + " is still pending (reject it with --reject " + id + ")");
+    }
+    if (taken != null || !create(proposal)) {
       return new Refused(
           fileOf(proposal)
               + " already exists; it was left untouched and proposal "
@@ -234,38 +241,64 @@ public final class Approvals {
 
   /** Steps 2 and 3: false if something took D first (nothing of ours is left behind then). */
   private boolean create(Proposal proposal) throws IOException {
-    Path temp = tempOf(proposal);
+    String temp = tempOf(proposal);
     checkpoints.accept("before-create");
-    Files.deleteIfExists(temp); // left by a crash before step 3; never a link we follow
-    DurableFiles.createSynced(temp, proposal.bytes());
-    checkpoints.accept("after-temp");
-    try {
-      Files.createLink(fileOf(proposal), temp);
-    } catch (FileAlreadyExistsException e) {
-      Files.delete(temp);
-      return false;
+    try (Workspace.Place place = workspace.reach(proposal.path().value())) {
+      Folder folder = place.folder();
+      removeIfThere(
+          folder, temp); // left by a crash before step 3; a link is removed, never followed
+      try (WritableFile file = folder.create(temp)) {
+        file.write(proposal.bytes());
+        file.sync();
+      }
+      checkpoints.accept("after-temp");
+      try {
+        folder.link(temp, folder, place.name());
+      } catch (FileAlreadyExistsException e) {
+        folder.remove(temp);
+        return false;
+      }
+      folder.sync();
     }
-    DurableFiles.syncDirectory(workspace.root());
     checkpoints.accept("after-link");
     return true;
   }
 
   /** Steps 4 and 5, also the completion of an interrupted commit. */
   private void finish(Proposal proposal) throws IOException {
-    Files.deleteIfExists(tempOf(proposal));
-    DurableFiles.syncDirectory(workspace.root());
+    try (Workspace.Place place = workspace.reach(proposal.path().value())) {
+      removeIfThere(place.folder(), tempOf(proposal));
+      place.folder().sync();
+    }
     checkpoints.accept("after-unlink");
     directory.mark(proposal.id(), Status.COMMITTED, clock.instant(), proposal.sha256());
   }
 
-  /** Whether D is this proposal's note: see the class comment. */
-  private boolean holdsThisNote(Proposal proposal) throws IOException {
-    return workspace.holdsExactly(
-        proposal.path(), proposal.bytes(), tempOf(proposal).getFileName().toString());
+  /** Removes T of a proposal that is not committed, if its folder and T are there. */
+  private void removeTemp(Proposal proposal) throws IOException {
+    try (Workspace.Place place = workspace.reach(proposal.path().value())) {
+      removeIfThere(place.folder(), tempOf(proposal));
+    } catch (NoSuchFileException | Folder.NotAFolder e) {
+      // No folder there (any more), so no T of ours in it.
+    }
   }
 
-  private Path tempOf(Proposal proposal) {
-    return workspace.root().resolve(".notes-mcp-" + proposal.id() + ".tmp");
+  private static void removeIfThere(Folder folder, String name) throws IOException {
+    try {
+      folder.remove(name);
+    } catch (NoSuchFileException e) {
+      // nothing to remove
+    }
+  }
+
+  /** Whether D is this proposal's note: see the class comment. */
+  private boolean holdsThisNote(Proposal proposal) throws IOException {
+    return workspace.holdsExactly(proposal.path(), proposal.bytes(), tempOf(proposal));
+  }
+
+  /** T's name, in D's own folder. */
+  private static String tempOf(Proposal proposal) {
+    return ".notes-mcp-" + proposal.id() + ".tmp";
   }
 
   private <T> T locked(ProposalDirectory.Locked<T> work) throws IOException {

@@ -1,39 +1,67 @@
 package notesmcp.policy;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 
 /**
- * A directory opened once, by descriptor, at start-up: the workspace root, or the proposals folder.
- * Every file in it is looked up relative to that descriptor ({@code openat}, {@code fstatat}),
- * never by path, so renaming or replacing the folder or any of its parents later changes nothing
- * about which directory is read. The descriptor is never closed: in the program each folder is
- * opened once and lives as long as the process (closing it while another thread may still use its
- * number could make that thread look up names in whatever the number is reused for).
+ * A directory held by its descriptor: the workspace root or the proposals folder, opened once at
+ * start-up by path ({@link #open}), or a folder reached from one ({@link #folder}, {@link #walk}).
+ * Every file in it is looked up relative to that descriptor ({@code openat}, {@code statx}), never
+ * by path, so renaming or replacing the folder or any of its parents later changes nothing about
+ * which directory is read. How a note is reached and read through it is written down in {@code
+ * docs/design.md}, "Reading a note".
  *
- * <p>{@link #open} is the one careful read of the program, used by the tools ({@link Workspace})
- * and by the review ({@link ProposalDirectory}, {@link Approvals}): CONTRACT §3, "opened without
- * following links, without blocking", with every check holding "for the file actually opened". See
- * {@link OpenedFile} for what the caller then checks. Thread-safe: immutable.
+ * <p>A folder opened by path at start-up lives as long as the process and its {@link #close} does
+ * nothing: closing it while another thread may still use its number could make that thread look up
+ * names in whatever the number is reused for. A folder reached from another one belongs to whoever
+ * reached it, who closes it (try-with-resources); {@link #walk} returns the start folder itself for
+ * an empty path, whose close then does nothing, so every caller closes what it is given.
+ *
+ * <p>{@link #open(String)} is the careful open of the program, used by the tools ({@link
+ * Workspace}) and by the review ({@link ProposalDirectory}, {@link Approvals}): opened without
+ * following links, without blocking, with every check holding for the file actually opened. See
+ * {@link OpenedFile} for what the caller then checks and how it reads.
+ *
+ * <p>Thread-safe for lookups and opens (the descriptor is fixed); {@link #close} belongs to the one
+ * owner. A listing ({@link #entries}) reads through a descriptor of its own.
  */
-final class Folder {
+final class Folder implements AutoCloseable {
   private final int fd;
+  private final boolean owned;
+  private final ReadRule rule;
+  private final long[] opened;
+  private boolean closed;
 
-  private Folder(int fd) {
+  private Folder(int fd, boolean owned, ReadRule rule, long[] opened) {
     this.fd = fd;
+    this.owned = owned;
+    this.rule = rule;
+    this.opened = opened;
+  }
+
+  /** Opens the directory at {@code realPath} under the system's {@link ReadRule}. */
+  static Folder open(Path realPath) throws IOException {
+    return open(realPath, ReadRule.ofSystem());
   }
 
   /**
-   * Opens the directory at {@code realPath} (an absolute path whose last part is not a link).
+   * Opens the directory at {@code realPath} (an absolute path whose last part is not a link), for
+   * the life of the process.
    *
    * @throws Posix.Unavailable if the native library is missing: nothing can be read safely
+   * @throws NotDirectoryException if it is a link or not a directory
    */
-  static Folder open(Path realPath) throws IOException {
+  static Folder open(Path realPath, ReadRule rule) throws IOException {
     Posix.require();
     long[] attributes = new long[Posix.ATTRIBUTES];
     String text = realPath.toString();
@@ -44,7 +72,34 @@ final class Folder {
     if (fd < 0) {
       throw failure(text, fd);
     }
-    return new Folder(fd);
+    return new Folder(fd, false, rule, attributes);
+  }
+
+  /** The rule this folder's reads keep: the one it was opened with. */
+  ReadRule rule() {
+    return rule;
+  }
+
+  /** The descriptor, for {@link Watcher} and the natives of this package. */
+  int descriptor() {
+    checkOpen();
+    return fd;
+  }
+
+  /** The folder's attributes as it was opened. */
+  long[] attributesWhenOpened() {
+    return opened;
+  }
+
+  /** The folder's attributes now, from its descriptor ({@code fstat}). */
+  long[] attributes() throws IOException {
+    checkOpen();
+    long[] attributes = new long[Posix.ATTRIBUTES];
+    int result = Posix.stat(fd, attributes);
+    if (result < 0) {
+      throw failure("the folder", result);
+    }
+    return attributes;
   }
 
   /**
@@ -53,6 +108,7 @@ final class Folder {
    * @throws NoSuchFileException if nothing is at the name
    */
   long[] attributesOf(String name) throws IOException {
+    checkOpen();
     long[] attributes = new long[Posix.ATTRIBUTES];
     int result = Posix.statAt(fd, bytes(name), attributes);
     if (result < 0) {
@@ -61,46 +117,383 @@ final class Folder {
     return attributes;
   }
 
+  /** The careful open of {@code name}, named so in messages: see {@link #open(String, String)}. */
+  OpenedFile open(String name) throws IOException {
+    return open(name, name);
+  }
+
   /**
-   * The careful open: the name is inspected without following a link ({@code lstat}) and must be a
-   * regular file; it is then opened relative to this folder with {@code O_NONBLOCK|O_NOFOLLOW}, and
-   * the descriptor ({@code fstat}) must be a regular file with the device and inode the name
-   * showed. The caller checks links, size and owner on the returned file and reads from it.
+   * The careful open: the folder's own attributes are taken first (for the read's change check),
+   * then the name is inspected without following a link ({@code lstat}) and must be a regular file;
+   * it is then opened relative to this folder with {@code O_NONBLOCK|O_NOFOLLOW}, and the
+   * descriptor ({@code fstat}) must be a regular file with the device and inode the name showed.
+   * The caller checks links, size and owner on the returned file and reads from it ({@link
+   * OpenedFile#readAll}, which keeps the change rule).
    *
+   * @param shown how messages name the file ({@code Projects/Paper Kite.md} for a name in a folder)
    * @throws NotRegularFile if the name is not a regular file; nothing was opened then
    * @throws ChangedWhileOpening if what was opened is not what the name showed
    * @throws NoSuchFileException if nothing is at the name
    */
-  OpenedFile open(String name) throws IOException {
+  OpenedFile open(String name, String shown) throws IOException {
+    long[] before = attributes();
     byte[] bytes = bytes(name);
     long[] named = new long[Posix.ATTRIBUTES];
     int result = Posix.statAt(fd, bytes, named);
     if (result < 0) {
-      throw failure(name, result);
+      throw failure(shown, result);
     }
     if (!OpenedFile.isRegular(named)) {
-      throw new NotRegularFile(name, named);
+      throw new NotRegularFile(shown, named);
     }
     long[] opened = new long[Posix.ATTRIBUTES];
     int descriptor = Posix.openAt(fd, bytes, opened);
     if (descriptor == -Posix.ELOOP || descriptor == -Posix.ENOENT || descriptor == -Posix.ENXIO) {
       // A link, nothing, or a socket where a regular file was a moment ago.
-      throw new ChangedWhileOpening(name);
+      throw new ChangedWhileOpening(shown);
     }
     if (descriptor < 0) {
-      throw failure(name, descriptor);
+      throw failure(shown, descriptor);
     }
-    OpenedFile file = new OpenedFile(descriptor, named, opened);
+    OpenedFile file = new OpenedFile(descriptor, shown, this, before, named, opened);
     if (!file.isWhatTheNameShowed()) {
       file.close();
-      throw new ChangedWhileOpening(name);
+      throw new ChangedWhileOpening(shown);
     }
     return file;
   }
 
-  private static byte[] bytes(String name) {
-    // A name here is one plain file name from the allow-list or a record's id: never a path.
-    if (name.isEmpty() || name.indexOf('/') >= 0 || name.equals(".") || name.equals("..")) {
+  /**
+   * The folder {@code name} in this one, opened {@code O_DIRECTORY|O_NOFOLLOW} (through {@code
+   * openat2} with {@code RESOLVE_NO_XDEV} where the kernel has it), which must be on this folder's
+   * device and mount and, when hard links are not protected, written by nobody but this user. The
+   * caller closes it.
+   *
+   * @throws NotAFolder if the name is a link, not a directory, a mount point, on another device, or
+   *     (hard links unprotected) writable by another user
+   * @throws NoSuchFileException if nothing is at the name
+   */
+  Folder folder(String name) throws IOException {
+    return folder(name, name, Posix.HAS_OPENAT2);
+  }
+
+  /** As {@link #folder(String)}; {@code beneath} chooses openat2 (package-private for tests). */
+  Folder folder(String name, String shown, boolean beneath) throws IOException {
+    checkOpen();
+    long[] attributes = new long[Posix.ATTRIBUTES];
+    byte[] bytes = bytes(name);
+    int sub = Posix.openFolderAt(fd, bytes, beneath, attributes);
+    if (sub == -Posix.ENOTDIR && Posix.statAt(fd, bytes, attributes) == 0) {
+      // O_DIRECTORY|O_NOFOLLOW says "not a directory" for a link too: say which it was.
+      sub = ((int) attributes[Posix.MODE] & Posix.S_IFMT) == Posix.S_IFLNK ? -Posix.ELOOP : sub;
+    }
+    if (sub < 0) {
+      throw folderFailure(shown, sub);
+    }
+    Folder folder = new Folder(sub, true, rule, attributes);
+    String problem = folder.problemBelow(opened);
+    if (problem != null) {
+      folder.close();
+      throw new NotAFolder(shown, problem);
+    }
+    return folder;
+  }
+
+  /**
+   * The folder at {@code path} below this one ({@code "Projects/2026"}; {@code ""} is this folder
+   * itself), reached component by component: every folder opened relative to its parent as {@link
+   * #folder} does, so a link is never followed, a mount point never crossed, and a folder replaced
+   * by a link or moved meanwhile never leads outside. Where the kernel has openat2 and no folder
+   * needs its own look (hard links protected), the whole path is opened by one {@code openat2} with
+   * {@code RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS|RESOLVE_NO_MAGICLINKS|RESOLVE_NO_XDEV}, which makes
+   * the same promise in the kernel (measured in {@code docs/native.md}). The caller closes what it
+   * gets.
+   *
+   * @throws NotAFolder as {@link #folder}, naming the part of the path
+   * @throws NoSuchFileException if a part is missing
+   * @throws IllegalArgumentException if {@code path} is not a relative path of plain names
+   */
+  Folder walk(String path) throws IOException {
+    return walk(path, Posix.HAS_OPENAT2);
+  }
+
+  /** As {@link #walk(String)}; {@code beneath} chooses openat2 (package-private for tests). */
+  Folder walk(String path, boolean beneath) throws IOException {
+    checkOpen();
+    if (path.isEmpty()) {
+      return this;
+    }
+    checkRelative(path);
+    if (beneath && rule.hardLinksProtected()) {
+      long[] attributes = new long[Posix.ATTRIBUTES];
+      int sub = Posix.openFolderBeneath(fd, path.getBytes(StandardCharsets.UTF_8), attributes);
+      if (sub >= 0) {
+        Folder folder = new Folder(sub, true, rule, attributes);
+        String problem = folder.problemBelow(opened);
+        if (problem != null) {
+          folder.close();
+          throw new NotAFolder(path, problem);
+        }
+        return folder;
+      }
+      // Refused, or no openat2: the walk below, folder by folder, says which part and why (or
+      // finds the path fine now, which it checks as strictly).
+    }
+    Folder current = this;
+    int start = 0;
+    try {
+      while (start <= path.length()) {
+        int end = path.indexOf('/', start);
+        end = end < 0 ? path.length() : end;
+        Folder next = current.folder(path.substring(start, end), path.substring(0, end), beneath);
+        if (current != this) {
+          current.close();
+        }
+        current = next;
+        start = end + 1;
+      }
+      return current;
+    } catch (IOException | RuntimeException e) {
+      if (current != this) {
+        current.close();
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Why this folder, reached from one with {@code parent}'s attributes, is not one to read from:
+   * another device or mount, or (hard links unprotected) writable by another user; null if fine.
+   * The mount id is compared where the kernel gives one ({@code statx STATX_MNT_ID}, Linux 5.8+);
+   * else only the device, which cannot tell a bind mount of the same file system (openat2's {@code
+   * RESOLVE_NO_XDEV} still can, where the kernel has it).
+   */
+  private String problemBelow(long[] parent) {
+    if (opened[Posix.DEVICE] != parent[Posix.DEVICE]) {
+      return "it is on another file system (mount points are never crossed)";
+    }
+    if (opened[Posix.MOUNT] != parent[Posix.MOUNT]) {
+      return "it is a mount point (mount points are never crossed)";
+    }
+    String others = rule.othersMayWrite(opened, Posix.userId());
+    if (others != null) {
+      return others + unprotectedHardLinks();
+    }
+    return null;
+  }
+
+  /** The end of a refusal for a folder another user may write while hard links are unprotected. */
+  static String unprotectedHardLinks() {
+    return ", and this system does not protect hard links (fs.protected_hardlinks is not 1), so"
+        + " another user could link into it a file only you can read";
+  }
+
+  private static void checkRelative(String path) {
+    if (path.startsWith("/") || path.endsWith("/") || path.contains("//")) {
+      throw new IllegalArgumentException("not a relative path of names: " + Quote.of(path));
+    }
+    int start = 0;
+    while (start <= path.length()) {
+      int end = path.indexOf('/', start);
+      end = end < 0 ? path.length() : end;
+      String part = path.substring(start, end);
+      if (part.equals(".") || part.equals("..") || part.indexOf('\0') >= 0) {
+        throw new IllegalArgumentException("not a relative path of names: " + Quote.of(path));
+      }
+      start = end + 1;
+    }
+  }
+
+  /**
+   * This folder's entries, read through a descriptor of their own (so two listings never share a
+   * position), in bounded chunks: memory does not grow with the folder. Close it when done.
+   */
+  Entries entries() throws IOException {
+    checkOpen();
+    int own = Posix.reopenFolder(fd);
+    if (own < 0) {
+      throw failure("the folder", own);
+    }
+    return new Entries(own);
+  }
+
+  /** One entry of a listing: its name as the bytes the folder holds, its type and inode. */
+  record Entry(byte[] name, int type, long inode) {
+    /** The name decoded as UTF-8, or null if the bytes are not valid UTF-8. */
+    String text() {
+      try {
+        return StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT)
+            .decode(ByteBuffer.wrap(name))
+            .toString();
+      } catch (CharacterCodingException e) {
+        return null;
+      }
+    }
+  }
+
+  /**
+   * The entries of one folder, a chunk at a time: {@link #next} gives each entry once ("." and ".."
+   * left out), in the folder's own order, holding at most one chunk ({@value #CHUNK} bytes) in
+   * memory. Not thread-safe: one thread lists.
+   */
+  static final class Entries implements AutoCloseable {
+    static final int CHUNK = 16384;
+
+    private final byte[] chunk = new byte[CHUNK];
+    private int fd;
+    private int length;
+    private int at;
+
+    private Entries(int fd) {
+      this.fd = fd;
+    }
+
+    /** The next entry, or null at the end. */
+    Entry next() throws IOException {
+      if (fd < 0) {
+        return null;
+      }
+      if (at >= length) {
+        int read = Posix.readDirectory(fd, chunk);
+        if (read < 0) {
+          throw failure("the folder", read);
+        }
+        if (read == 0) {
+          close();
+          return null;
+        }
+        length = read;
+        at = 0;
+      }
+      long inode = 0;
+      for (int i = 0; i < 8; i++) {
+        inode = (inode << 8) | (chunk[at + i] & 0xff);
+      }
+      int type = chunk[at + 8] & 0xff;
+      int nameLength = ((chunk[at + 9] & 0xff) << 8) | (chunk[at + 10] & 0xff);
+      byte[] name = new byte[nameLength];
+      System.arraycopy(chunk, at + 11, name, 0, nameLength);
+      at += 11 + nameLength;
+      return new Entry(name, type, inode);
+    }
+
+    @Override
+    public void close() {
+      if (fd >= 0) {
+        Posix.close(fd);
+        fd = -1;
+      }
+    }
+  }
+
+  // The writes a commit makes, all relative to this folder's descriptor (docs/design.md, "Reading
+  // a note"). Each throws the IOException its errno means; none follows a link.
+
+  /**
+   * Creates {@code name} exclusively ({@code O_CREAT|O_EXCL|O_NOFOLLOW}, mode 0600), for writing.
+   *
+   * @throws FileAlreadyExistsException if anything, even a dangling link, is at the name
+   */
+  WritableFile create(String name) throws IOException {
+    checkOpen();
+    long[] attributes = new long[Posix.ATTRIBUTES];
+    int file = Posix.createAt(fd, bytes(name), attributes);
+    if (file < 0) {
+      throw failure(name, file);
+    }
+    return new WritableFile(file, name, attributes);
+  }
+
+  /**
+   * Gives the file {@code existing} of this folder a second name, {@code name} in {@code to}
+   * ({@code linkat}; a link at {@code existing} is linked itself, never followed).
+   *
+   * @throws FileAlreadyExistsException if anything is at {@code name}
+   */
+  void link(String existing, Folder to, String name) throws IOException {
+    checkOpen();
+    to.checkOpen();
+    int result = Posix.linkAt(fd, bytes(existing), to.fd, bytes(name));
+    if (result < 0) {
+      throw failure(result == -Posix.EEXIST ? name : existing, result);
+    }
+  }
+
+  /**
+   * Renames {@code from} of this folder to {@code name} in {@code to}: {@link Posix#RENAME_REPLACE}
+   * replaces what is there atomically, {@link Posix#RENAME_NOREPLACE} refuses ({@link
+   * FileAlreadyExistsException}), {@link Posix#RENAME_EXCHANGE} swaps the two.
+   */
+  void rename(String from, Folder to, String name, int how) throws IOException {
+    checkOpen();
+    to.checkOpen();
+    int result = Posix.renameAt(fd, bytes(from), to.fd, bytes(name), how);
+    if (result < 0) {
+      throw failure(result == -Posix.EEXIST ? name : from, result);
+    }
+  }
+
+  /** Removes the name {@code name} (a file or a link, never a folder; a link is not followed). */
+  void remove(String name) throws IOException {
+    checkOpen();
+    int result = Posix.unlinkAt(fd, bytes(name), false);
+    if (result < 0) {
+      throw failure(name, result);
+    }
+  }
+
+  /** Removes the empty folder {@code name}. */
+  void removeFolder(String name) throws IOException {
+    checkOpen();
+    int result = Posix.unlinkAt(fd, bytes(name), true);
+    if (result < 0) {
+      throw failure(name, result);
+    }
+  }
+
+  /** Makes the folder {@code name}, mode 0700. */
+  void makeFolder(String name) throws IOException {
+    checkOpen();
+    int result = Posix.makeFolderAt(fd, bytes(name));
+    if (result < 0) {
+      throw failure(name, result);
+    }
+  }
+
+  /** Forces this folder's entries to disk ({@code fsync}), so a name made or removed stays. */
+  void sync() throws IOException {
+    checkOpen();
+    int result = Posix.sync(fd);
+    if (result < 0) {
+      throw failure("the folder", result);
+    }
+  }
+
+  /** Releases a folder reached from another; a folder opened at start-up is kept (see above). */
+  @Override
+  public void close() {
+    if (owned && !closed) {
+      closed = true;
+      Posix.close(fd);
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("the folder is closed");
+    }
+  }
+
+  static byte[] bytes(String name) {
+    // A name here is one component: from the allow-list, a listing or a record's id; never a path.
+    if (name.isEmpty()
+        || name.indexOf('/') >= 0
+        || name.indexOf('\0') >= 0
+        || name.equals(".")
+        || name.equals("..")) {
       throw new IllegalArgumentException("not a file name: " + Quote.of(name));
     }
     return name.getBytes(StandardCharsets.UTF_8);
@@ -114,7 +507,27 @@ final class Folder {
     if (error == Posix.EACCES) {
       return new AccessDeniedException(name);
     }
+    if (error == Posix.EEXIST) {
+      return new FileAlreadyExistsException(name);
+    }
+    if (error == Posix.ENOTEMPTY) {
+      return new DirectoryNotEmptyException(name);
+    }
     return new FileSystemException(name, null, Posix.describe(error));
+  }
+
+  private static IOException folderFailure(String shown, int negativeErrno) {
+    int error = -negativeErrno;
+    if (error == Posix.ELOOP) {
+      return new NotAFolder(shown, "it is a symbolic link (links are never followed)");
+    }
+    if (error == Posix.ENOTDIR) {
+      return new NotAFolder(shown, "it is not a folder");
+    }
+    if (error == Posix.EXDEV) {
+      return new NotAFolder(shown, "it is a mount point (mount points are never crossed)");
+    }
+    return failure(shown, negativeErrno);
   }
 
   /** The name is not a regular file: a link, a directory, a FIFO, a socket or a device. */
@@ -134,6 +547,32 @@ final class Folder {
         default:
           return "a special file (FIFO, socket or device)";
       }
+    }
+  }
+
+  /**
+   * A folder on the way may not be entered: a link, not a directory, a mount point, another file
+   * system, or (hard links unprotected) writable by another user. The message names the folder.
+   */
+  static final class NotAFolder extends IOException {
+    private static final long serialVersionUID = 1L;
+    private final String folder;
+    private final String problem;
+
+    NotAFolder(String folder, String problem) {
+      super("the folder " + folder + " " + problem.substring("it ".length()));
+      this.folder = folder;
+      this.problem = problem;
+    }
+
+    /** The folder's path, as shown. */
+    String folder() {
+      return folder;
+    }
+
+    /** Why, starting "it is ...". */
+    String problem() {
+      return problem;
     }
   }
 

@@ -25,17 +25,49 @@ final class JsonText {
     return out.append('}').toString();
   }
 
-  /** {@code {"name":["v1","v2",...]}}. */
-  static String array(String name, List<String> values) {
-    StringBuilder out = new StringBuilder(64).append('{');
-    string(out, name).append(":[");
-    for (int i = 0; i < values.size(); i++) {
+  /**
+   * {@code {"notes":["p1","p2",...]}}, and {@code "nextCursor":"..."} after them when {@code
+   * cursor} is not null.
+   */
+  static String notes(List<String> paths, String cursor) {
+    int length = 16;
+    for (String path : paths) {
+      length += path.length() + 3;
+    }
+    StringBuilder out = new StringBuilder(length + length / 8).append("{\"notes\":[");
+    for (int i = 0; i < paths.size(); i++) {
       if (i > 0) {
         out.append(',');
       }
-      string(out, values.get(i));
+      string(out, paths.get(i));
     }
-    return out.append("]}").toString();
+    out.append(']');
+    if (cursor != null) {
+      out.append(",\"nextCursor\":");
+      string(out, cursor);
+    }
+    return out.append('}').toString();
+  }
+
+  /**
+   * One page of a long note: {@code {"path":...,"content":...,"offset":N,"totalBytes":N,
+   * "nextOffset":N}}, {@code nextOffset} null when {@code next} is negative (the last page).
+   */
+  static String page(String path, String content, int offset, int total, int next) {
+    StringBuilder out = new StringBuilder(capacity(path, content) + 64).append('{');
+    string(out, "path").append(':');
+    string(out, path).append(',');
+    string(out, "content").append(':');
+    string(out, content);
+    out.append(",\"offset\":").append(offset);
+    out.append(",\"totalBytes\":").append(total);
+    out.append(",\"nextOffset\":");
+    if (next < 0) {
+      out.append("null");
+    } else {
+      out.append(next);
+    }
+    return out.append('}').toString();
   }
 
   /**

@@ -5,27 +5,61 @@ import java.util.Arrays;
 
 /**
  * One regular file opened by {@link Folder#open}: it owns the descriptor, which is closed by {@link
- * #close} (use try-with-resources), and it holds what the name showed before the open ({@code
- * lstat}) and what the descriptor itself is ({@code fstat}). Every check a caller makes here
- * (links, size, owner, mode) is of the file actually opened, and {@link #read} reads from that same
- * descriptor, so no rename or exchange after the open can change what is checked or read.
+ * #close} (use try-with-resources), and it holds what the folder and the name showed before the
+ * open ({@code fstat} of the folder, {@code lstat} of the name) and what the descriptor itself is
+ * ({@code fstat}). Every check a caller makes here (links, size, owner, mode) is of the file
+ * actually opened, and {@link #readAll} reads from that same descriptor, so no rename or exchange
+ * after the open can change what is checked or read.
  *
  * <p>Why both looks: the descriptor alone is not enough. Open a name while it is a second hard link
  * to a file outside the folder, let another process remove the other link, and the descriptor shows
- * one link; the name, looked at before the open, showed two (issue 8, defect 1). So {@link #links}
- * is the larger of the two counts, and the two must be the same file (device and inode).
+ * one link; the name, looked at before the open, showed two. So {@link #links} is the larger of the
+ * two counts, and the two must be the same file (device and inode).
+ *
+ * <p>Why the change times: even two looks can both see one link while the other process is in the
+ * middle of removing the second one (the kernel drops the count before the name leaves the folder,
+ * and the window widens under file-system load). Such a removal stamps the folder's change time,
+ * and the link or rename that brought the file in stamped the file's. So {@link #readAll} accepts
+ * its bytes only if the file's change time is the same at all three looks (name, descriptor, after
+ * the read), the folder's is the same before and after, and both are older than the {@link
+ * ReadRule}'s margin; else {@link ChangedWhileReading}. What that leaves open is measured and
+ * stated in {@code docs/behaviour.md}, "What holds against other processes".
  *
  * <p>Not thread-safe: one thread opens, reads and closes it.
  */
 final class OpenedFile implements AutoCloseable {
+  private final String shown;
+  private final Folder folder;
+  private final long[] folderBefore;
   private final long[] named;
   private final long[] opened;
+  private long[] after;
   private int fd;
 
-  OpenedFile(int fd, long[] named, long[] opened) {
+  OpenedFile(
+      int fd, String shown, Folder folder, long[] folderBefore, long[] named, long[] opened) {
     this.fd = fd;
+    this.shown = shown;
+    this.folder = folder;
+    this.folderBefore = folderBefore;
     this.named = named;
     this.opened = opened;
+  }
+
+  /**
+   * What a file was when it was read: enough to tell later, without reading it, whether it is the
+   * same file with the same content (a changed note has another change time, size or inode). Times
+   * in nanoseconds since the epoch.
+   */
+  record Identity(long device, long inode, long size, long changed, long modified) {
+    static Identity of(long[] attributes) {
+      return new Identity(
+          attributes[Posix.DEVICE],
+          attributes[Posix.INODE],
+          attributes[Posix.SIZE],
+          attributes[Posix.CHANGED],
+          attributes[Posix.MODIFIED]);
+    }
   }
 
   static boolean isRegular(long[] attributes) {
@@ -52,7 +86,7 @@ final class OpenedFile implements AutoCloseable {
     return (int) Math.min(Integer.MAX_VALUE, Math.max(named[Posix.LINKS], opened[Posix.LINKS]));
   }
 
-  /** The size when opened, from the descriptor; {@link #read} still stops at its own bound. */
+  /** The size when opened, from the descriptor; {@link #readAll} still stops at its own bound. */
   long size() {
     return opened[Posix.SIZE];
   }
@@ -77,40 +111,92 @@ final class OpenedFile implements AutoCloseable {
   }
 
   /**
-   * Reads from the descriptor into {@code buffer} until it is full or the file ends, and returns
-   * the number of bytes read. A full buffer means the file holds at least that many bytes: pass one
-   * byte more than the most you accept.
+   * The file as {@link #readAll} last accepted it (else as it was opened): device, inode, size,
+   * change and modification time.
    */
-  int read(byte[] buffer) throws IOException {
-    if (fd < 0) {
-      throw new IllegalStateException("closed");
-    }
-    int read = Posix.read(fd, buffer, 0, buffer.length);
-    if (read < 0) {
-      throw Folder.failure("the opened file", read);
-    }
-    return read;
+  Identity identity() {
+    return Identity.of(after != null ? after : opened);
   }
 
   /**
    * All the file's bytes, or null when it holds more than {@code max}. The buffer starts at the
    * size the descriptor showed and grows (to at most {@code max + 1}) if the file grew meanwhile.
+   * Bytes are returned only once the change rule holds (see the class comment).
+   *
+   * @throws ChangedWhileReading if the file or its folder changed during the read or within the
+   *     margin before it; a later read may succeed
+   * @throws UnsafeFolder if hard links are not protected and the folder has become writable by
+   *     another user
    */
   byte[] readAll(int max) throws IOException {
+    if (fd < 0) {
+      throw new IllegalStateException("closed");
+    }
     byte[] buffer = new byte[(int) Math.min(max + 1L, Math.max(0, size()) + 1)];
-    int length = read(buffer);
+    int length = read(buffer, 0);
     while (length == buffer.length && length <= max) {
       buffer = Arrays.copyOf(buffer, (int) Math.min(max + 1L, 2L * buffer.length));
-      int more = Posix.read(fd, buffer, length, buffer.length - length);
-      if (more < 0) {
-        throw Folder.failure("the opened file", more);
-      }
+      int more = read(buffer, length);
       if (more == 0) {
         break;
       }
       length += more;
     }
-    return length > max ? null : Arrays.copyOf(buffer, length);
+    if (length > max) {
+      return null;
+    }
+    settle();
+    return length == buffer.length ? buffer : Arrays.copyOf(buffer, length);
+  }
+
+  private int read(byte[] buffer, int from) throws IOException {
+    int read = Posix.read(fd, buffer, from, buffer.length - from);
+    if (read < 0) {
+      throw Folder.failure(shown, read);
+    }
+    return read;
+  }
+
+  /** The change rule, checked after the read: see the class comment. */
+  private void settle() throws IOException {
+    long[] now = new long[Posix.ATTRIBUTES];
+    int result = Posix.stat(fd, now);
+    if (result < 0) {
+      throw Folder.failure(shown, result);
+    }
+    long[] folderNow = folder.attributes();
+    long clock = Posix.now();
+    String unsafe = folder.rule().othersMayWrite(folderNow, Posix.userId());
+    if (unsafe != null) {
+      throw new UnsafeFolder(shown, unsafe);
+    }
+    boolean changed =
+        named[Posix.CHANGED] != opened[Posix.CHANGED]
+            || now[Posix.CHANGED] != opened[Posix.CHANGED]
+            || now[Posix.LINKS] != opened[Posix.LINKS]
+            || now[Posix.INODE] != opened[Posix.INODE]
+            || folderNow[Posix.CHANGED] != folderBefore[Posix.CHANGED];
+    long margin = folder.rule().marginNanos();
+    long wait =
+        Math.max(
+            left(now[Posix.CHANGED], clock, margin), left(folderNow[Posix.CHANGED], clock, margin));
+    if (changed || wait > 0) {
+      throw new ChangedWhileReading(shown, Math.max(wait, changed ? 1_000_000L : 0));
+    }
+    after = now;
+  }
+
+  /**
+   * How long until a change stamped {@code changed} is older than {@code margin} by {@code clock}:
+   * 0 when it already is. A stamp more than the margin ahead of the clock (the clock was set back)
+   * counts as old: nothing done now can stamp a time ahead of the clock.
+   */
+  static long left(long changed, long clock, long margin) {
+    long age = clock - changed;
+    if (age >= margin || age < -margin) {
+      return 0;
+    }
+    return margin - age;
   }
 
   /** Releases the descriptor; a second call does nothing. A read-only close loses nothing. */
@@ -119,6 +205,71 @@ final class OpenedFile implements AutoCloseable {
     if (fd >= 0) {
       Posix.close(fd);
       fd = -1;
+    }
+  }
+
+  /**
+   * The file or its folder changed while it was being read, or within the margin before: its bytes
+   * were not returned. A later read may succeed; {@link #waitNanos} says when at the earliest.
+   */
+  static final class ChangedWhileReading extends IOException {
+    private static final long serialVersionUID = 1L;
+    private final long waitNanos;
+
+    ChangedWhileReading(String name, long waitNanos) {
+      super(name + " changed while it was being read; try again");
+      this.waitNanos = waitNanos;
+    }
+
+    /** How long to wait before a new read could succeed, if nothing changes meanwhile. */
+    long waitNanos() {
+      return waitNanos;
+    }
+  }
+
+  /** Hard links are unprotected and the file's folder may be written by another user. */
+  static final class UnsafeFolder extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    UnsafeFolder(String name, String problem) {
+      super(
+          name
+              + " cannot be read: its folder "
+              + problem.substring("it ".length())
+              + Folder.unprotectedHardLinks());
+    }
+  }
+
+  /** Reads a careful read may be retried by: see {@link #patiently}. */
+  interface Attempt<T> {
+    T run() throws IOException;
+  }
+
+  /** How many times {@link #patiently} tries before it gives up. */
+  static final int ATTEMPTS = 4;
+
+  /**
+   * Runs {@code attempt} (a whole careful read: open, checks, read) again while it fails with
+   * {@link ChangedWhileReading}, waiting out the margin in between, at most {@link #ATTEMPTS}
+   * times; for readers that are a person or a commit rather than a client, which may always retry
+   * itself (a record the server itself just wrote is younger than the margin).
+   */
+  static <T> T patiently(Attempt<T> attempt) throws IOException {
+    for (int tries = 1; ; tries++) {
+      try {
+        return attempt.run();
+      } catch (ChangedWhileReading e) {
+        if (tries == ATTEMPTS) {
+          throw e;
+        }
+        try {
+          long nanos = e.waitNanos();
+          Thread.sleep(nanos / 1_000_000L, (int) (nanos % 1_000_000L));
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
     }
   }
 }

@@ -16,14 +16,18 @@ import tools.jackson.core.json.JsonFactory;
 
 /**
  * Reads a policy file ({@code -policy FILE}): a JSON object whose optional members override the
- * defaults.
+ * defaults ({@code docs/behaviour.md}, "Policy files").
  *
- * <pre>{"readable": ["notes.txt", "project.txt", "draft.txt"],
- *  "proposable": ["draft.txt"], "maxNoteBytes": 2048, "maxCalls": 16, "search": false}</pre>
+ * <pre>{"readable": ["notes.txt", "**&#47;*.md"], "exclude": ["Private/**"],
+ *  "proposable": ["Inbox/*.md"], "maxNoteBytes": 65536, "maxCalls": 1000,
+ *  "search": true}</pre>
+ *
+ * <p>The first version of the format, flat names only, is this one without patterns: such a file
+ * means what it always meant.
  *
  * <p>The file is trusted configuration, but a mistake in it must stop the start-up with a message
  * that names the problem, never silently widen what a client can reach: unknown or duplicate keys,
- * wrong types and bad names are all errors.
+ * wrong types, bad names and bad patterns are all errors.
  */
 public final class PolicyFile {
   private static final long MAX_FILE_BYTES = 64 * 1024;
@@ -57,8 +61,9 @@ public final class PolicyFile {
   /** Reads the policy in {@code bytes}, the contents of {@code file} (named in every message). */
   static Policy parse(Path file, byte[] bytes) throws Invalid {
     Policy defaults = Policy.defaults();
-    List<String> readable = values(defaults.readable());
-    List<String> proposable = values(defaults.proposable());
+    List<String> readable = defaults.readable();
+    List<String> exclude = List.of();
+    List<String> proposable = defaults.proposable();
     int maxNoteBytes = defaults.maxNoteBytes();
     int maxCalls = defaults.maxCalls();
     boolean search = false;
@@ -75,6 +80,9 @@ public final class PolicyFile {
         switch (key) {
           case "readable":
             readable = names(file, parser, key);
+            break;
+          case "exclude":
+            exclude = names(file, parser, key);
             break;
           case "proposable":
             proposable = names(file, parser, key);
@@ -96,7 +104,7 @@ public final class PolicyFile {
                 file,
                 "unknown key "
                     + Quote.of(key)
-                    + " (known: readable, proposable, maxNoteBytes, maxCalls, search)");
+                    + " (known: readable, exclude, proposable, maxNoteBytes, maxCalls, search)");
         }
       }
       if (parser.nextToken() != null) {
@@ -106,23 +114,15 @@ public final class PolicyFile {
       throw new Invalid(file, "not valid JSON: " + JsonProblem.describe(e));
     }
     try {
-      return Policy.of(readable, proposable, maxNoteBytes, maxCalls).withSearch(search);
+      return Policy.of(readable, exclude, proposable, maxNoteBytes, maxCalls).withSearch(search);
     } catch (IllegalArgumentException e) {
       throw new Invalid(file, e.getMessage());
     }
   }
 
-  private static List<String> values(List<NoteName> names) {
-    List<String> values = new ArrayList<>();
-    for (NoteName name : names) {
-      values.add(name.value());
-    }
-    return values;
-  }
-
   private static List<String> names(Path file, JsonParser parser, String key) throws Invalid {
     if (parser.currentToken() != JsonToken.START_ARRAY) {
-      throw new Invalid(file, Quote.of(key) + " must be an array of note names");
+      throw new Invalid(file, Quote.of(key) + " must be an array of note names and patterns");
     }
     List<String> names = new ArrayList<>();
     Set<String> seen = new HashSet<>();

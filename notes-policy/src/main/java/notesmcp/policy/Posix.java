@@ -1,22 +1,39 @@
 package notesmcp.policy;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URISyntaxException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.CodeSource;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 
 /**
  * The POSIX calls Java 17's standard library lacks, from the project's own {@code libnotesmcp.so}
- * (source: {@code notes-policy/src/main/c/notesmcp.c}): a non-blocking open that never follows a
- * link, relative to a directory descriptor, and {@code fstat} of the descriptor opened (CONTRACT
- * §3: the checks hold "for the file actually opened ... as fstat gives them"; issue 8). Only {@link
- * Folder} and {@link OpenedFile} call them.
+ * (source: {@code notes-policy/src/main/c/notesmcp.c}; why and how in {@code docs/native.md}):
+ * opens that never follow a link and never block, relative to a folder's descriptor; {@code statx}
+ * of a name or a descriptor (with nanosecond change and modification times and the mount id);
+ * folders read through their descriptor in bounded chunks; inotify; and the descriptor-relative
+ * writes a commit needs. The checks of a careful read hold "for the file actually opened", as its
+ * descriptor's own attributes give them (the README, "Reading notes while other processes change
+ * the workspace"). Only {@link Folder}, {@link OpenedFile} and their helpers in this package call
+ * them.
  *
  * <p>Where the library is: {@code native/libnotesmcp.so} beside the jar or classes folder that
  * holds this class (its code source), so {@code notes-app/target/notes-mcp.jar} loads {@code
  * notes-app/target/native/libnotesmcp.so}, and notes-policy's own {@code target/classes} loads
- * {@code target/native/libnotesmcp.so}. When it cannot be loaded, {@link #require} says so; nothing
- * falls back to a path-based read.
+ * {@code target/native/libnotesmcp.so}. Before it is mapped it is checked: a regular file, an ELF
+ * shared object for x86-64, and exactly the bytes the build made (their SHA-256, which the build
+ * records in the resource {@value #RECORDED_SHA256}). A damaged library (a truncated copy, say)
+ * would otherwise crash the JVM as it maps it. When it cannot be used, {@link #require} says so and
+ * names the file; nothing falls back to a path-based read.
  *
  * <p>Every native function returns a non-negative result or {@code -errno} and never throws.
  * Stateless; any thread.
@@ -25,20 +42,39 @@ public final class Posix {
   /** Linux's error numbers (asm-generic/errno-base.h, errno.h), the only system it is built for. */
   static final int ENOENT = 2;
 
+  static final int EINTR = 4;
   static final int ENXIO = 6;
+  static final int EAGAIN = 11;
   static final int EACCES = 13;
+  static final int EEXIST = 17;
+  static final int EXDEV = 18;
   static final int ENOTDIR = 20;
+  static final int EISDIR = 21;
+  static final int EINVAL = 22;
+  static final int ENOSYS = 38;
+  static final int ENOTEMPTY = 39;
   static final int ELOOP = 40;
 
-  /** The layout of an attributes array, as the C side fills it from a {@code struct stat}. */
+  /** The layout of an attributes array, as the C side fills it from a {@code struct statx}. */
   static final int MODE = 0;
 
   static final int LINKS = 1;
   static final int OWNER = 2;
-  static final int DEVICE = 3;
-  static final int INODE = 4;
-  static final int SIZE = 5;
-  static final int ATTRIBUTES = 6;
+  static final int GROUP = 3;
+  static final int DEVICE = 4;
+  static final int INODE = 5;
+  static final int SIZE = 6;
+
+  /** Status change time (ctime), nanoseconds since the epoch. */
+  static final int CHANGED = 7;
+
+  /** Modification time (mtime), nanoseconds since the epoch. */
+  static final int MODIFIED = 8;
+
+  /** The mount id ({@code statx}'s {@code STATX_MNT_ID}), or -1 when the kernel gave none. */
+  static final int MOUNT = 9;
+
+  static final int ATTRIBUTES = 10;
 
   /** The file type bits of a mode, and the types told apart in messages. */
   static final int S_IFMT = 0170000;
@@ -47,16 +83,61 @@ public final class Posix {
   static final int S_IFDIR = 0040000;
   static final int S_IFLNK = 0120000;
 
+  /** {@link #renameAt}'s flags: replace, never replace, exchange. */
+  static final int RENAME_REPLACE = 0;
+
+  static final int RENAME_NOREPLACE = 1;
+  static final int RENAME_EXCHANGE = 2;
+
+  /** inotify's event bits (linux/inotify.h), for {@link #watchAdd} and the events read. */
+  static final int IN_MODIFY = 0x2;
+
+  static final int IN_ATTRIB = 0x4;
+  static final int IN_CLOSE_WRITE = 0x8;
+  static final int IN_MOVED_FROM = 0x40;
+  static final int IN_MOVED_TO = 0x80;
+  static final int IN_CREATE = 0x100;
+  static final int IN_DELETE = 0x200;
+  static final int IN_DELETE_SELF = 0x400;
+  static final int IN_MOVE_SELF = 0x800;
+  static final int IN_UNMOUNT = 0x2000;
+  static final int IN_Q_OVERFLOW = 0x4000;
+  static final int IN_IGNORED = 0x8000;
+  static final int IN_ISDIR = 0x40000000;
+
+  /** {@link #readDirectory}'s {@code d_type} values (dirent.h). */
+  static final int DT_UNKNOWN = 0;
+
+  static final int DT_DIR = 4;
+  static final int DT_REG = 8;
+  static final int DT_LNK = 10;
+
+  /** The smallest buffer {@link #watchRead} always accepts: one event with the longest name. */
+  static final int MIN_EVENT_BUFFER = 16 + 256;
+
   private static final String FILE_NAME = "libnotesmcp.so";
+
+  /** The resource the build writes with the library's SHA-256 ({@code sha256sum}'s output). */
+  static final String RECORDED_SHA256 = "libnotesmcp.so.sha256";
+
+  /** Far more than the library's size (about 20 KB); a bigger file is not the one built. */
+  private static final long MAX_LIBRARY_BYTES = 4L * 1024 * 1024;
+
   private static final Path LIBRARY;
   private static final String PROBLEM;
+
+  /** Whether this kernel has {@code openat2} (Linux 5.6+); learnt once, at load. */
+  static final boolean HAS_OPENAT2;
 
   static {
     Path library = null;
     String problem = null;
     try {
       library = besideCodeSource();
-      System.load(library.toString());
+      problem = damage(library, recordedSha256());
+      if (problem == null) {
+        System.load(library.toString());
+      }
     } catch (UnsatisfiedLinkError e) {
       problem = e.getMessage();
     } catch (URISyntaxException | RuntimeException e) {
@@ -65,6 +146,7 @@ public final class Posix {
     }
     LIBRARY = library;
     PROBLEM = problem;
+    HAS_OPENAT2 = problem == null && hasOpenat2() == 1;
   }
 
   private Posix() {}
@@ -105,11 +187,142 @@ public final class Posix {
     return jarOrClasses.toAbsolutePath().getParent().resolve("native").resolve(FILE_NAME);
   }
 
+  /** The SHA-256 the build recorded, in lower-case hex, or null when the record is missing. */
+  private static String recordedSha256() {
+    try (InputStream in = Posix.class.getResourceAsStream(RECORDED_SHA256)) {
+      if (in == null) {
+        return null;
+      }
+      byte[] head = in.readNBytes(64);
+      String hex = new String(head, StandardCharsets.US_ASCII);
+      return isSha256(hex) ? hex : null;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static boolean isSha256(String hex) {
+    if (hex.length() != 64) {
+      return false;
+    }
+    for (int i = 0; i < hex.length(); i++) {
+      char c = hex.charAt(i);
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Why {@code library} must not be mapped, or null when it is exactly the library the build made:
+   * a regular file (not a link), of a plausible size, an ELF 64-bit little-endian shared object for
+   * x86-64, whose SHA-256 is {@code recorded}. Read with Java's own file API: nothing native is
+   * loaded yet.
+   */
+  static String damage(Path library, String recorded) {
+    if (recorded == null) {
+      return "the build's record of its SHA-256 (resource "
+          + RECORDED_SHA256
+          + " beside the class Posix) is missing, so it cannot be checked";
+    }
+    byte[] bytes;
+    try {
+      BasicFileAttributes attributes =
+          Files.readAttributes(library, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      if (!attributes.isRegularFile()) {
+        return "it is not a regular file";
+      }
+      if (attributes.size() > MAX_LIBRARY_BYTES) {
+        return "it is " + attributes.size() + " bytes, more than the library built";
+      }
+      bytes = readAtMost(library, (int) MAX_LIBRARY_BYTES);
+    } catch (IOException e) {
+      return "it cannot be read: " + FileProblem.describe(e);
+    }
+    if (!isElfSharedObjectForX8664(bytes)) {
+      return "it is " + bytes.length + " bytes and not an ELF shared object for x86-64";
+    }
+    String actual = sha256(bytes);
+    if (!actual.equals(recorded)) {
+      return "it is damaged or not the one built with this program: "
+          + bytes.length
+          + " bytes with SHA-256 "
+          + actual
+          + ", the build recorded "
+          + recorded;
+    }
+    return null;
+  }
+
+  /** At most {@code max} bytes, stopping at the end whatever the size said (it may be changing). */
+  private static byte[] readAtMost(Path file, int max) throws IOException {
+    try (FileChannel channel =
+        FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+      ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(max, Math.max(0, channel.size())));
+      while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
+        // read to the end or the bound
+      }
+      byte[] bytes = new byte[buffer.position()];
+      buffer.flip().get(bytes);
+      return bytes;
+    }
+  }
+
+  /** ELF magic, 64-bit, little-endian, version 1, a shared object ({@code ET_DYN}) for x86-64. */
+  static boolean isElfSharedObjectForX8664(byte[] bytes) {
+    return bytes.length >= 64
+        && bytes[0] == 0x7f
+        && bytes[1] == 'E'
+        && bytes[2] == 'L'
+        && bytes[3] == 'F'
+        && bytes[4] == 2 // ELFCLASS64
+        && bytes[5] == 1 // ELFDATA2LSB
+        && bytes[6] == 1 // EV_CURRENT
+        && bytes[16] == 3 // e_type ET_DYN
+        && bytes[17] == 0
+        && bytes[18] == 62 // e_machine EM_X86_64
+        && bytes[19] == 0;
+  }
+
+  private static String sha256(byte[] bytes) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(bytes);
+      StringBuilder hex = new StringBuilder(64);
+      for (byte b : digest) {
+        hex.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+      }
+      return hex.toString();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java has SHA-256", e);
+    }
+  }
+
   /** {@code open(path, O_RDONLY|O_DIRECTORY|O_NOFOLLOW|O_CLOEXEC)} and its fstat. */
   static native int openDirectory(byte[] path, long[] attributes);
 
-  /** {@code fstatat(dir, name, AT_SYMLINK_NOFOLLOW)}: the name's own attributes, never a target. */
+  private static native int hasOpenat2();
+
+  /**
+   * One folder {@code name} in the folder {@code dir}, {@code O_DIRECTORY|O_NOFOLLOW}, and its
+   * fstat; with {@code beneath} (only where {@link #HAS_OPENAT2}) through {@code openat2} with
+   * {@code RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS|RESOLVE_NO_MAGICLINKS|RESOLVE_NO_XDEV}, so a mount
+   * point is refused ({@code -EXDEV}) by the kernel.
+   */
+  static native int openFolderAt(int dir, byte[] name, boolean beneath, long[] attributes);
+
+  /**
+   * A folder several components below {@code dir} ({@code "a/b/c"}) in one {@code openat2} with the
+   * same resolve flags: no link, no mount point, nothing above {@code dir}; {@code -ENOSYS} without
+   * openat2.
+   */
+  static native int openFolderBeneath(int dir, byte[] path, long[] attributes);
+
+  /** {@code statx(dir, name, AT_SYMLINK_NOFOLLOW)}: the name's own attributes, never a target. */
   static native int statAt(int dir, byte[] name, long[] attributes);
+
+  /** {@code statx} of an open descriptor (a file or a folder). */
+  static native int stat(int fd, long[] attributes);
 
   /**
    * {@code openat(dir, name, O_RDONLY|O_NONBLOCK|O_NOFOLLOW|O_CLOEXEC|O_NOCTTY)} and fstat of the
@@ -124,4 +337,76 @@ public final class Posix {
 
   /** The system's text for an error number. */
   static native String describe(int error);
+
+  /** {@code CLOCK_REALTIME}, the clock file times are stamped from, in ns since the epoch. */
+  static native long now();
+
+  /** {@code geteuid()}: the user the kernel checks permissions against. */
+  static native long userId();
+
+  /**
+   * The next entries of the open folder {@code fd}, packed into {@code buffer} as records of
+   * [inode: 8][d_type: 1][name length: 2][name], big-endian, without "." and "..": the bytes
+   * packed, 0 at the end, {@code -EINVAL} if the buffer cannot hold the next entry. See {@link
+   * Folder.Entries}.
+   */
+  static native int readDirectory(int fd, byte[] buffer);
+
+  /** {@code openat(dir, ".", O_DIRECTORY|O_NOFOLLOW)}: the same folder, a position of its own. */
+  static native int reopenFolder(int dir);
+
+  /** Back to the folder's first entry. */
+  static native int rewindDirectory(int fd);
+
+  /** {@code inotify_init1(IN_NONBLOCK|IN_CLOEXEC)}. */
+  static native int watchInit();
+
+  /** {@code inotify_add_watch} of the open folder {@code folder}, by /proc/self/fd/N. */
+  static native int watchAdd(int inotify, int folder, int mask);
+
+  static native int watchRemove(int inotify, int watch);
+
+  /**
+   * The waiting events packed as [watch: 4][mask: 4][cookie: 4][name length: 2][name]: the bytes
+   * packed, or {@code -EAGAIN} when none waits. See {@link Watcher}.
+   */
+  static native int watchRead(int inotify, byte[] buffer);
+
+  /** Waits at most {@code millis} for {@code fd} to be readable: 1, 0 when the time passed. */
+  static native int poll(int fd, int millis);
+
+  /**
+   * {@code openat(dir, name, O_CREAT|O_EXCL|O_WRONLY|O_NOFOLLOW|O_CLOEXEC, 0600)} and its fstat:
+   * {@code -EEXIST} if anything, even a dangling link, is at the name.
+   */
+  static native int createAt(int dir, byte[] name, long[] attributes);
+
+  /** Writes all of {@code buffer[offset, offset+length)}: {@code length}, or -errno. */
+  static native int write(int fd, byte[] buffer, int offset, int length);
+
+  /** {@code fsync} of a file or a folder. */
+  static native int sync(int fd);
+
+  /**
+   * {@code linkat(fromDir, from, toDir, to, 0)}: a link at {@code from} is linked, not followed.
+   */
+  static native int linkAt(int fromDir, byte[] from, int toDir, byte[] to);
+
+  /** {@code renameat2} with {@link #RENAME_REPLACE}, {@link #RENAME_NOREPLACE} or exchange. */
+  static native int renameAt(int fromDir, byte[] from, int toDir, byte[] to, int flags);
+
+  /** {@code unlinkat(dir, name, folder ? AT_REMOVEDIR : 0)}. */
+  static native int unlinkAt(int dir, byte[] name, boolean folder);
+
+  /** {@code mkdirat(dir, name, 0700)}. */
+  static native int makeFolderAt(int dir, byte[] name);
+
+  /** {@code flock(fd, LOCK_EX)}, or with {@code LOCK_NB} when {@code wait} is false. */
+  static native int lock(int fd, boolean wait);
+
+  /**
+   * {@code openat(dir, name, O_CREAT|O_WRONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC, 0600)} and its
+   * fstat: a lock file, created if missing, never a link and never a FIFO's wait.
+   */
+  static native int openLockAt(int dir, byte[] name, long[] attributes);
 }

@@ -128,7 +128,7 @@ public final class ProposalDirectory {
                 + "); run: chmod go-w "
                 + real);
       }
-      return new ProposalDirectory(real, me, Folder.open(real));
+      return new ProposalDirectory(real, me, Folder.open(real, workspace.rule()));
     } catch (Posix.Unavailable e) {
       throw e;
     } catch (IOException e) {
@@ -235,6 +235,22 @@ public final class ProposalDirectory {
    * @throws NoSuchFileException if there is none
    */
   Recorded load(String id) throws IOException {
+    // Patiently: the server itself wrote the record, or published a marker beside it, a moment ago
+    // (the change rule's margin, OpenedFile); a person's review or the next proposal waits it out.
+    try {
+      return OpenedFile.patiently(
+          new OpenedFile.Attempt<Recorded>() {
+            @Override
+            public Recorded run() throws IOException {
+              return loadNow(id);
+            }
+          });
+    } catch (OpenedFile.ChangedWhileReading e) {
+      return new Recorded.Damaged(id, "record cannot be read safely (" + e.getMessage() + ")");
+    }
+  }
+
+  private Recorded loadNow(String id) throws IOException {
     byte[] bytes;
     try (OpenedFile record = folder.open(id + RECORD)) {
       if (record.owner() != uid || (record.permissions() & 0022) != 0) {
@@ -242,7 +258,7 @@ public final class ProposalDirectory {
             id, "record is not owner-only (someone else could have changed it)");
       }
       bytes = record.readAll(MAX_RECORD_BYTES);
-    } catch (NoSuchFileException e) {
+    } catch (NoSuchFileException | OpenedFile.ChangedWhileReading e) {
       throw e;
     } catch (IOException e) {
       return new Recorded.Damaged(id, "record cannot be read safely (" + e.getMessage() + ")");

@@ -31,9 +31,9 @@ import tools.jackson.core.json.JsonWriteFeature;
  *  "clientInfo":{"name":"…","version":"…","verified":false},"content":"hi"}</pre>
  *
  * <p>{@code clientInfo} is {@code null} when the client reported none; {@code "verified":false} is
- * the label the approvals issue asks for. A record is read as strictly as a policy file: unknown,
- * duplicate or missing keys, wrong types, a bad name, or {@code bytes}/{@code sha256} that do not
- * match the content all make it {@link Damaged}, and a damaged record is never committed.
+ * the label {@code docs/approvals.md} describes. A record is read as strictly as a policy file:
+ * unknown, duplicate or missing keys, wrong types, a bad name, or {@code bytes}/{@code sha256} that
+ * do not match the content all make it {@link Damaged}, and a damaged record is never committed.
  */
 final class RecordFormat {
   static final String PROPOSAL_FORMAT = "notes-mcp/proposal/1";
@@ -207,7 +207,8 @@ final class RecordFormat {
     NoteName path;
     try {
       // The folder is trusted storage (owner-only, checked at start-up) that only ever receives
-      // names from the policy's allow-list; the name is still checked as one plain file name.
+      // destinations the policy allowed; the path is still checked by the note-name rules (a
+      // relative path, no component starting with '.', ...) before review reaches it.
       path = NoteName.configured((String) fields.get("path"));
     } catch (IllegalArgumentException e) {
       throw new Damaged("has a bad destination: " + e.getMessage());

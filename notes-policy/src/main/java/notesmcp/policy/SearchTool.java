@@ -29,9 +29,9 @@ final class SearchTool {
   // Guarded by this.
   private NoteSearch engine;
 
-  SearchTool(NoteSearch.Factory factory, Policy policy, Workspace workspace) {
+  SearchTool(NoteSearch.Factory factory, Policy policy, Workspace workspace, Catalog catalog) {
     this.factory = factory;
-    this.corpus = new Corpus(policy, workspace);
+    this.corpus = new Corpus(policy, workspace, catalog);
   }
 
   static ToolDefinition definition() {
@@ -121,17 +121,20 @@ final class SearchTool {
   }
 
   /**
-   * The workspace as {@code read_note} sees it: the policy's readable notes that are regular files,
-   * each read by the careful read with the same size limit.
+   * The workspace as {@code read_note} sees it: the notes {@code list_notes} lists (the catalog),
+   * each found as {@code read_note} finds a path and read by the same careful read with the same
+   * size limit.
    */
   static final class Corpus implements NoteSearch.Corpus {
     private final Policy policy;
     private final Workspace workspace;
+    private final Catalog catalog;
     private final String key;
 
-    Corpus(Policy policy, Workspace workspace) {
+    Corpus(Policy policy, Workspace workspace, Catalog catalog) {
       this.policy = policy;
       this.workspace = workspace;
+      this.catalog = catalog;
       StringBuilder key = new StringBuilder("root ").append(workspace.root());
       try {
         key.append(" device ")
@@ -142,8 +145,12 @@ final class SearchTool {
         key.append(" identity unknown");
       }
       key.append(" readable");
-      for (NoteName name : policy.readable()) {
-        key.append(' ').append(Quote.of(name.value()));
+      for (String entry : policy.readable()) {
+        key.append(' ').append(Quote.of(entry));
+      }
+      key.append(" exclude");
+      for (String entry : policy.exclude()) {
+        key.append(' ').append(Quote.of(entry));
       }
       key.append(" maxNoteBytes ").append(policy.maxNoteBytes());
       this.key = key.toString();
@@ -162,42 +169,61 @@ final class SearchTool {
     @Override
     public List<String> notes() {
       List<String> notes = new ArrayList<>();
-      for (NoteName name : policy.readable()) {
-        if (workspace.isRegularFile(name)) {
-          notes.add(name.value());
-        }
+      String cursor = null;
+      try {
+        do {
+          Catalog.Page page = catalog.page(null, cursor);
+          notes.addAll(page.paths());
+          cursor = page.nextCursor();
+        } while (cursor != null);
+      } catch (Catalog.Refused e) {
+        throw new IllegalStateException("the catalog refused its own cursor", e);
       }
       notes.sort(CodePoints.ORDER);
       return notes;
     }
 
+    /** The note at {@code path} as {@code read_note} finds it, or null when it would refuse it. */
+    private NoteName find(String path) {
+      if (policy.namesNotes()) {
+        return policy.readableNamed(path);
+      }
+      if (NoteName.problemWith(path) != null || policy.readRefusal(path) != null) {
+        return null;
+      }
+      return catalog.find(path);
+    }
+
     @Override
     public NoteSearch.Identity look(String path) {
-      NoteName name = policy.readableNamed(path).orElse(null);
+      NoteName name = find(path);
       if (name == null) {
         return null;
       }
-      long changed = workspace.changeTime(name);
-      long[] seen = workspace.look(name);
-      return seen == null ? null : new NoteSearch.Identity(seen[0], seen[1], seen[2], changed);
+      OpenedFile.Identity seen = workspace.identityOf(name);
+      return seen == null ? null : identity(seen);
     }
 
     @Override
     public NoteSearch.Note read(String path) {
-      NoteName name = policy.readableNamed(path).orElse(null);
+      NoteName name = find(path);
       if (name == null) {
         return null;
       }
-      // The change time before the read: a change after it shows at the next look.
-      long changed = workspace.changeTime(name);
-      Workspace.Read read = workspace.read(name, policy.maxNoteBytes());
-      if (!(read instanceof Workspace.Text)) {
+      Workspace.Raw raw = workspace.readBytes(name.value(), policy.maxNoteBytes());
+      if (!(raw instanceof Workspace.Bytes)) {
         return null;
       }
-      Workspace.Text text = (Workspace.Text) read;
-      return new NoteSearch.Note(
-          text.content(),
-          new NoteSearch.Identity(text.device(), text.inode(), text.size(), changed));
+      Workspace.Bytes bytes = (Workspace.Bytes) raw;
+      Workspace.Read text = Workspace.decode(name.value(), bytes.bytes(), bytes.bytes().length);
+      if (!(text instanceof Workspace.Text)) {
+        return null;
+      }
+      return new NoteSearch.Note(((Workspace.Text) text).content(), identity(bytes.identity()));
+    }
+
+    private static NoteSearch.Identity identity(OpenedFile.Identity file) {
+      return new NoteSearch.Identity(file.device(), file.inode(), file.size(), file.changed());
     }
 
     @Override

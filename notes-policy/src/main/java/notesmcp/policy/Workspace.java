@@ -19,11 +19,14 @@ import java.util.Arrays;
  * files in it for the tools. It reads; it never writes (only {@link Approvals} creates a note).
  *
  * <p>The root is resolved to its real path and opened once, by descriptor, at start-up ({@link
- * Folder}); every note is then looked up relative to that descriptor. A note is read by {@link
- * Folder#open}: inspected without following links, opened with {@code O_NONBLOCK|O_NOFOLLOW}, and
- * read only when the descriptor itself is a regular file with one hard link, the same file (device
- * and inode) that the name showed, at most the size limit, and valid UTF-8 (CONTRACT §3: the checks
- * hold "for the file actually opened"). Thread-safe: it holds no mutable state.
+ * Folder}); every note is then reached from that descriptor, folder by folder ({@link Folder#walk}:
+ * never a link, never across a mount point), and read by the careful read ({@link Folder#open},
+ * {@link OpenedFile#readAll}): inspected without following links, opened with {@code
+ * O_NONBLOCK|O_NOFOLLOW}, and read only when the descriptor itself is a regular file with one hard
+ * link, the same file (device and inode) that the name showed, at most the size limit, unchanged
+ * (with its folder) across the read and for the margin before it, and valid UTF-8: every check
+ * holds for the file actually opened. The API is written down in {@code docs/design.md}, "Reading a
+ * note". Thread-safe: it holds no mutable state.
  */
 public final class Workspace {
   private final Path root;
@@ -34,19 +37,36 @@ public final class Workspace {
     this.folder = folder;
   }
 
+  /** Opens the workspace at {@code root} under this system's {@link ReadRule}. */
+  public static Workspace at(Path root) throws IOException {
+    return at(root, ReadRule.ofSystem());
+  }
+
   /**
    * Opens the workspace at {@code root}, resolved to its real path and opened once, at start-up.
+   * Where hard links are not protected ({@link ReadRule#hardLinksProtected}), a root another user
+   * may write is refused (the message says why and what to do).
    *
    * @throws Posix.Unavailable if the native library is missing: nothing can be read safely
-   * @throws IOException if it does not exist or is not a directory
+   * @throws IOException if it does not exist, is not a directory, or is refused as above
    */
-  public static Workspace at(Path root) throws IOException {
+  public static Workspace at(Path root, ReadRule rule) throws IOException {
     Posix.require();
     Path real = root.toRealPath();
     if (!Files.isDirectory(real)) {
       throw new IOException(root + " is not a directory");
     }
-    return new Workspace(real, Folder.open(real));
+    Folder folder = Folder.open(real, rule);
+    String others = rule.othersMayWrite(folder.attributesWhenOpened(), Posix.userId());
+    if (others != null) {
+      throw new IOException(
+          others
+              + Folder.unprotectedHardLinks()
+              + "; make it writable only by you (chmod go-w "
+              + real
+              + "), or set fs.protected_hardlinks = 1");
+    }
+    return new Workspace(real, folder);
   }
 
   /** The root's real path, as resolved at start-up; the folder itself is held by descriptor. */
@@ -54,54 +74,110 @@ public final class Workspace {
     return root;
   }
 
+  /** The rule the reads keep: hard-link protection and the change margin. */
+  ReadRule rule() {
+    return folder.rule();
+  }
+
+  /** The root folder, held by descriptor for the life of the process. */
+  Folder rootFolder() {
+    return folder;
+  }
+
   /** The file behind a note; the name is the allow-list's own value, never a client's string. */
   Path fileOf(NoteName name) {
     return root.resolve(name.value());
   }
 
+  /**
+   * Where a note is: the folder that holds it (open) and its last name. Close it (the root itself
+   * is never closed by it).
+   */
+  record Place(Folder folder, String name) implements AutoCloseable {
+    @Override
+    public void close() {
+      folder.close();
+    }
+  }
+
+  /**
+   * Reaches the folder of {@code path} ({@code "notes.txt"}, {@code "Projects/Paper Kite.md"}; a
+   * name the policy allows, never a client's string) from the root, by {@link Folder#walk}.
+   *
+   * @throws Folder.NotAFolder if a folder on the way is a link, a mount point or unsafe
+   * @throws NoSuchFileException if a folder on the way is missing
+   */
+  Place reach(String path) throws IOException {
+    int slash = path.lastIndexOf('/');
+    if (slash < 0) {
+      return new Place(folder, path);
+    }
+    return new Place(folder.walk(path.substring(0, slash)), path.substring(slash + 1));
+  }
+
   /** Whether the note exists as a regular file (links are not followed). */
   boolean isRegularFile(NoteName name) {
-    try {
-      return OpenedFile.isRegular(folder.attributesOf(name.value()));
+    try (Place place = reach(name.value())) {
+      return OpenedFile.isRegular(place.folder().attributesOf(place.name()));
     } catch (IOException e) {
       return false;
     }
   }
 
+  /** How {@link #destinationProblem} ends when something is at the name already. */
+  static final String EXISTS =
+      "already exists; a proposal may only create a new note, never replace one";
+
   /**
-   * The note's device, inode and size from a look at its name (links not followed), or null when it
-   * is not a regular file: a hint for search's refresh, never a reason to read or return it.
+   * Why a new note may not be created at {@code name}, or null when its folder is there (reached as
+   * {@link #reach} does) and nothing at all, not even a dangling link, is at its name. A name whose
+   * presence cannot be told counts as taken.
    */
-  long[] look(NoteName name) {
+  String destinationProblem(NoteName name) {
+    Place place;
     try {
-      long[] attributes = folder.attributesOf(name.value());
-      return OpenedFile.isRegular(attributes)
-          ? new long[] {attributes[Posix.DEVICE], attributes[Posix.INODE], attributes[Posix.SIZE]}
-          : null;
+      place = reach(name.value());
+    } catch (NoSuchFileException e) {
+      return name
+          + " cannot be created: its folder "
+          + name.folder()
+          + " does not exist in the workspace (no folder is ever made for a note)";
+    } catch (Folder.NotAFolder e) {
+      return name + " cannot be created: " + e.getMessage();
+    } catch (IOException e) {
+      return name
+          + " cannot be created: its folder cannot be reached ("
+          + FileProblem.describe(e)
+          + ")";
+    }
+    try (place) {
+      place.folder().attributesOf(place.name());
+      return name + " " + EXISTS;
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (IOException e) {
+      return name + " " + EXISTS;
+    }
+  }
+
+  /**
+   * What the note's name shows now (links not followed): its identity if it is a regular file, or
+   * null (nothing there, not a regular file, its folder unreachable). For noticing changes, never
+   * for reading.
+   */
+  OpenedFile.Identity identityOf(NoteName name) {
+    try (Place place = reach(name.value())) {
+      long[] attributes = place.folder().attributesOf(place.name());
+      return OpenedFile.isRegular(attributes) ? OpenedFile.Identity.of(attributes) : null;
     } catch (IOException e) {
       return null;
     }
   }
 
-  /**
-   * The change time of the note's name in nanoseconds, or -1: looked up by path, so only a hint for
-   * search's refresh (which reads again when it changes), never for a read.
-   */
-  long changeTime(NoteName name) {
-    try {
-      Object time =
-          Files.getAttribute(fileOf(name), "unix:ctime", java.nio.file.LinkOption.NOFOLLOW_LINKS);
-      return ((java.nio.file.attribute.FileTime) time)
-          .to(java.util.concurrent.TimeUnit.NANOSECONDS);
-    } catch (IOException | RuntimeException e) {
-      return -1;
-    }
-  }
-
   /** Whether anything at all, even a dangling link, occupies the note's name. */
   boolean isOccupied(NoteName name) {
-    try {
-      folder.attributesOf(name.value());
+    try (Place place = reach(name.value())) {
+      place.folder().attributesOf(place.name());
       return true;
     } catch (NoSuchFileException e) {
       return false;
@@ -112,23 +188,44 @@ public final class Workspace {
 
   /**
    * Whether the note is exactly {@code bytes}: a regular file (links not followed) with one hard
-   * link, or two when the other one is {@code alsoLinkedAs}, a name in the workspace (the same
-   * inode). Anything else at the name, or nothing, is not.
+   * link, or two when the other one is {@code alsoLinkedAs}, a name in the note's folder (the same
+   * inode). Anything else at the name, or nothing, is not. A reader for a commit: a note changed
+   * within the margin is waited for ({@link OpenedFile#patiently}), not refused.
    */
   boolean holdsExactly(NoteName name, byte[] bytes, String alsoLinkedAs) throws IOException {
-    try (OpenedFile note = folder.open(name.value())) {
-      int links = note.links();
-      if (links > 2 || (links == 2 && !isSameFile(note, alsoLinkedAs))) {
-        return false;
-      }
-      byte[] held = note.readAll(bytes.length);
-      return held != null && Arrays.equals(held, bytes);
-    } catch (NoSuchFileException | Folder.NotRegularFile | Folder.ChangedWhileOpening e) {
+    try {
+      return OpenedFile.patiently(
+          new OpenedFile.Attempt<Boolean>() {
+            @Override
+            public Boolean run() throws IOException {
+              return holdsExactlyNow(name, bytes, alsoLinkedAs);
+            }
+          });
+    } catch (OpenedFile.ChangedWhileReading e) {
       return false;
     }
   }
 
-  private boolean isSameFile(OpenedFile note, String other) throws IOException {
+  private boolean holdsExactlyNow(NoteName name, byte[] bytes, String alsoLinkedAs)
+      throws IOException {
+    try (Place place = reach(name.value());
+        OpenedFile note = place.folder().open(place.name(), name.value())) {
+      int links = note.links();
+      if (links > 2 || (links == 2 && !isSameFile(place.folder(), note, alsoLinkedAs))) {
+        return false;
+      }
+      byte[] held = note.readAll(bytes.length);
+      return held != null && Arrays.equals(held, bytes);
+    } catch (NoSuchFileException
+        | Folder.NotRegularFile
+        | Folder.ChangedWhileOpening
+        | Folder.NotAFolder e) {
+      return false;
+    }
+  }
+
+  private static boolean isSameFile(Folder folder, OpenedFile note, String other)
+      throws IOException {
     try {
       long[] that = folder.attributesOf(other);
       return OpenedFile.isRegular(that) && note.isSameFileAs(that);
@@ -140,59 +237,86 @@ public final class Workspace {
   /** A note's text, or the reason it may not be read. */
   sealed interface Read permits Text, Unreadable {}
 
-  /** The text, and the opened file's device, inode and size (what search keeps of a note). */
-  record Text(String content, long device, long inode, long size) implements Read {}
+  /** A note's bytes with what the file was, or the reason it may not be read. */
+  sealed interface Raw permits Bytes, Unreadable {}
 
-  record Unreadable(String reason) implements Read {}
+  record Text(String content) implements Read {}
+
+  /**
+   * A note's bytes as read, and the file's identity as the read accepted it (device, inode, size,
+   * change and modification time): a later look with the same identity saw the same content.
+   */
+  record Bytes(byte[] bytes, OpenedFile.Identity identity) implements Raw {}
+
+  /** Why a note may not be read, in words that start with its name. */
+  record Unreadable(String reason) implements Read, Raw {}
 
   /** Reads a note of at most {@code maxBytes} bytes of UTF-8. */
   Read read(NoteName name, int maxBytes) {
-    try (OpenedFile note = folder.open(name.value())) {
+    Raw raw = readBytes(name.value(), maxBytes);
+    if (raw instanceof Unreadable) {
+      return (Unreadable) raw;
+    }
+    byte[] bytes = ((Bytes) raw).bytes();
+    return decode(name.value(), bytes, bytes.length);
+  }
+
+  /**
+   * The careful read of the note at {@code path} (the policy's own value, which may hold folders:
+   * {@code "Projects/Paper Kite.md"}), of at most {@code maxBytes} bytes; not decoded. Never
+   * throws: every failure is an {@link Unreadable} whose reason names {@code path}. A read refused
+   * because the note or its folder just changed says so and that a retry may succeed.
+   */
+  Raw readBytes(String path, int maxBytes) {
+    try (Place place = reach(path);
+        OpenedFile note = place.folder().open(place.name(), path)) {
       int links = note.links();
       if (links != 1) {
         return new Unreadable(
-            name
+            path
                 + " has "
                 + links
                 + " hard links; a note must have exactly one"
                 + " (another link may lead outside the workspace)");
       }
       if (note.size() > maxBytes) {
-        return tooLarge(name, note.size(), maxBytes);
+        return tooLarge(path, note.size(), maxBytes);
       }
       // A buffer of the size the descriptor showed (not of the bound: this is every call's
       // garbage), grown only if the file grew after the fstat; null past the bound.
       byte[] bytes = note.readAll(maxBytes);
       if (bytes == null) {
-        return tooLarge(name, Math.max(note.size(), maxBytes + 1L), maxBytes);
+        return tooLarge(path, Math.max(note.size(), maxBytes + 1L), maxBytes);
       }
-      return decode(name, bytes, bytes.length, note);
-    } catch (Folder.NotRegularFile | Folder.ChangedWhileOpening e) {
+      return new Bytes(bytes, note.identity());
+    } catch (Folder.NotRegularFile
+        | Folder.ChangedWhileOpening
+        | OpenedFile.ChangedWhileReading
+        | OpenedFile.UnsafeFolder e) {
       return new Unreadable(e.getMessage());
+    } catch (Folder.NotAFolder e) {
+      return new Unreadable(path + " cannot be read: " + e.getMessage());
     } catch (NoSuchFileException e) {
-      return new Unreadable(name + " does not exist in the workspace");
+      return new Unreadable(path + " does not exist in the workspace");
     } catch (AccessDeniedException e) {
-      return new Unreadable(name + " cannot be read: permission denied");
+      return new Unreadable(path + " cannot be read: permission denied");
     } catch (FileSystemException e) {
       String reason = e.getReason() == null ? "file system error" : e.getReason();
-      return new Unreadable(name + " cannot be read: " + reason);
+      return new Unreadable(path + " cannot be read: " + reason);
     } catch (IOException e) {
-      return new Unreadable(name + " cannot be read: input/output error");
+      return new Unreadable(path + " cannot be read: input/output error");
     }
   }
 
-  private static Unreadable tooLarge(NoteName name, long size, int maxBytes) {
+  private static Unreadable tooLarge(String name, long size, int maxBytes) {
     return new Unreadable(name + " is " + size + " bytes; the limit is " + maxBytes + " bytes");
   }
 
-  private static Read decode(NoteName name, byte[] array, int length, OpenedFile note) {
+  /** {@code array[0, length)} as text, or why not: it is not valid UTF-8 (naming the byte). */
+  static Read decode(String name, byte[] array, int length) {
     if (isAscii(array, length)) {
       // Plain ASCII is valid UTF-8 as it stands: no decoder needed.
-      return new Text(
-          new String(array, 0, length, StandardCharsets.US_ASCII),
-          note.device(),
-          note.inode(),
-          length);
+      return new Text(new String(array, 0, length, StandardCharsets.US_ASCII));
     }
     ByteBuffer bytes = ByteBuffer.wrap(array, 0, length);
     CharsetDecoder utf8 =
@@ -205,7 +329,7 @@ public final class Workspace {
     if (result.isError()) {
       return new Unreadable(name + " is not valid UTF-8 (byte " + bytes.position() + ")");
     }
-    return new Text(text.flip().toString(), note.device(), note.inode(), length);
+    return new Text(text.flip().toString());
   }
 
   private static boolean isAscii(byte[] array, int length) {

@@ -32,7 +32,7 @@ class FolderTest {
   @BeforeEach
   void openFolder() throws IOException {
     root = Files.createDirectory(dir.resolve("folder"));
-    folder = Folder.open(root.toRealPath());
+    folder = Folder.open(root.toRealPath(), Rules.NO_MARGIN);
   }
 
   @Test
@@ -47,7 +47,7 @@ class FolderTest {
   }
 
   @Test
-  void theDescriptorKeepsReadingTheFileOpenedWhateverIsRenamedOverItsName() throws IOException {
+  void aNameReplacedAfterTheOpenIsRefusedAsChangedAndTheNewFileNeverRead() throws IOException {
     Files.writeString(root.resolve("note"), "the file opened");
     Path secret = Files.writeString(dir.resolve("secret"), "TOP SECRET");
 
@@ -55,8 +55,9 @@ class FolderTest {
       Files.delete(root.resolve("note"));
       Files.createLink(root.resolve("note"), secret);
 
-      assertThat(new String(note.readAll(100), StandardCharsets.UTF_8))
-          .isEqualTo("the file opened");
+      assertThatThrownBy(() -> note.readAll(100))
+          .isInstanceOf(OpenedFile.ChangedWhileReading.class)
+          .hasMessage("note changed while it was being read; try again");
     }
   }
 
@@ -116,15 +117,23 @@ class FolderTest {
   void theNameAndTheDescriptorMustBeTheSameRegularFile() {
     long[] note = attributes(0100600, 1, 42, 7);
 
-    assertThat(new OpenedFile(-1, note, attributes(0100600, 1, 42, 7)).isWhatTheNameShowed())
+    assertThat(
+            new OpenedFile(-1, "note", null, null, note, attributes(0100600, 1, 42, 7))
+                .isWhatTheNameShowed())
         .isTrue();
-    assertThat(new OpenedFile(-1, note, attributes(0100600, 1, 42, 8)).isWhatTheNameShowed())
+    assertThat(
+            new OpenedFile(-1, "note", null, null, note, attributes(0100600, 1, 42, 8))
+                .isWhatTheNameShowed())
         .as("another inode")
         .isFalse();
-    assertThat(new OpenedFile(-1, note, attributes(0100600, 1, 43, 7)).isWhatTheNameShowed())
+    assertThat(
+            new OpenedFile(-1, "note", null, null, note, attributes(0100600, 1, 43, 7))
+                .isWhatTheNameShowed())
         .as("another device")
         .isFalse();
-    assertThat(new OpenedFile(-1, note, attributes(0010600, 1, 42, 7)).isWhatTheNameShowed())
+    assertThat(
+            new OpenedFile(-1, "note", null, null, note, attributes(0010600, 1, 42, 7))
+                .isWhatTheNameShowed())
         .as("a FIFO")
         .isFalse();
   }
@@ -151,13 +160,13 @@ class FolderTest {
   }
 
   @Test
-  void aFileThatGrowsAfterItIsOpenedIsReadToItsEndOrRefusedOverTheBound() throws IOException {
+  void aFileWrittenAfterItIsOpenedIsRefusedAsChangedOrOverTheBoundAsNull() throws IOException {
     Path file = Files.writeString(root.resolve("note"), "short");
 
     try (OpenedFile note = folder.open("note")) {
       Files.writeString(file, "short, then longer");
-      assertThat(new String(note.readAll(100), StandardCharsets.UTF_8))
-          .isEqualTo("short, then longer");
+      assertThatThrownBy(() -> note.readAll(100))
+          .isInstanceOf(OpenedFile.ChangedWhileReading.class);
     }
     try (OpenedFile note = folder.open("note")) {
       Files.write(file, new byte[200]);

@@ -45,7 +45,7 @@ class NotesTest {
   }
 
   private Notes notesWith(Policy policy) throws IOException {
-    return new Notes(policy, Workspace.at(root), Clock.fixed(NOW, ZoneOffset.UTC));
+    return new Notes(policy, Workspace.at(root, Rules.NO_MARGIN), Clock.fixed(NOW, ZoneOffset.UTC));
   }
 
   private Outcome call(String tool, String raw) {

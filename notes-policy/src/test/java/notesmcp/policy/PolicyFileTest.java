@@ -14,8 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class PolicyFileTest {
-  private static final String ALLOWED_CHARACTERS =
-      " may hold only ASCII letters, digits, '.', '-' and '_'";
+  private static final String DOT = " (a component starting with '.' is never a note)";
 
   @TempDir Path dir;
 
@@ -31,8 +30,10 @@ class PolicyFileTest {
                 "{\"readable\":[\"b.txt\",\"a.md\"],\"proposable\":[\"new.md\"],"
                     + "\"maxNoteBytes\":100,\"maxCalls\":3}"));
 
-    assertThat(policy.readable()).extracting(NoteName::value).containsExactly("b.txt", "a.md");
-    assertThat(policy.proposable()).extracting(NoteName::value).containsExactly("new.md");
+    assertThat(policy.readable()).containsExactly("b.txt", "a.md");
+    assertThat(policy.proposable()).containsExactly("new.md");
+    assertThat(policy.exclude()).isEmpty();
+    assertThat(policy.namesNotes()).isTrue();
     assertThat(policy.maxNoteBytes()).isEqualTo(100);
     assertThat(policy.maxCalls()).isEqualTo(3);
   }
@@ -41,12 +42,36 @@ class PolicyFileTest {
   void omittedKeysKeepTheDefaults() throws Exception {
     Policy policy = PolicyFile.load(file("{\"maxCalls\":0}"));
 
-    assertThat(policy.readable())
-        .extracting(NoteName::value)
-        .containsExactly("notes.txt", "project.txt", "draft.txt");
-    assertThat(policy.proposable()).extracting(NoteName::value).containsExactly("draft.txt");
+    assertThat(policy.readable()).containsExactly("notes.txt", "project.txt", "draft.txt");
+    assertThat(policy.proposable()).containsExactly("draft.txt");
     assertThat(policy.maxNoteBytes()).isEqualTo(2048);
     assertThat(policy.maxCalls()).isZero();
+  }
+
+  @Test
+  void aVaultPolicyReadsPatternsExclusionsAndTheLargerLimit() throws Exception {
+    Policy policy =
+        PolicyFile.load(
+            file(
+                "{\"readable\": [\"notes.txt\", \"**/*.md\"], \"exclude\": [\"Private/**\"],"
+                    + " \"proposable\": [\"Inbox/*.md\"], \"maxNoteBytes\": 1048576,"
+                    + " \"maxCalls\": 1000}"));
+
+    assertThat(policy.readable()).containsExactly("notes.txt", "**/*.md");
+    assertThat(policy.exclude()).containsExactly("Private/**");
+    assertThat(policy.proposable()).containsExactly("Inbox/*.md");
+    assertThat(policy.maxNoteBytes()).isEqualTo(1048576);
+    assertThat(policy.namesNotes()).isFalse();
+  }
+
+  @Test
+  void exactNamesMayHoldFoldersSpacesAndNonAscii() throws Exception {
+    Policy policy =
+        PolicyFile.load(
+            file("{\"readable\": [\"Projects/Paper Kite.md\", \"Caf\u00e9 ideas.md\"]}"));
+
+    assertThat(policy.readable()).containsExactly("Projects/Paper Kite.md", "Caf\u00e9 ideas.md");
+    assertThat(policy.namesNotes()).isTrue();
   }
 
   @Test
@@ -60,26 +85,47 @@ class PolicyFileTest {
       quoteCharacter = '`',
       value = {
         "{\"approve\":true}"
-            + " | unknown key \"approve\" (known: readable, proposable, maxNoteBytes, maxCalls, search)",
-        "{\"readable\":\"notes.txt\"}   | \"readable\" must be an array of note names",
-        "{\"proposable\":{}}            | \"proposable\" must be an array of note names",
+            + " | unknown key \"approve\" (known: readable, exclude, proposable, maxNoteBytes,"
+            + " maxCalls, search)",
+        "{\"editable\":[]}"
+            + " | unknown key \"editable\" (known: readable, exclude, proposable, maxNoteBytes,"
+            + " maxCalls, search)",
+        "{\"readable\":\"notes.txt\"}   | \"readable\" must be an array of note names and patterns",
+        "{\"proposable\":{}}            | \"proposable\" must be an array of note names and patterns",
+        "{\"exclude\":\"x\"}            | \"exclude\" must be an array of note names and patterns",
         "{\"readable\":[1]}             | \"readable\" must hold only strings",
         "{\"readable\":[null]}          | \"readable\" must hold only strings",
         "{\"readable\":[[\"a\"]]}       | \"readable\" must hold only strings",
+        "{\"exclude\":[true]}           | \"exclude\" must hold only strings",
         "{\"maxCalls\":\"3\"}           | \"maxCalls\" must be an integer",
         "{\"maxCalls\":1.5}             | \"maxCalls\" must be an integer",
         "{\"maxCalls\":null}            | \"maxCalls\" must be an integer",
         "{\"maxCalls\":99999999999}     | \"maxCalls\" must be an integer",
         "{\"maxNoteBytes\":true}        | \"maxNoteBytes\" must be an integer",
-        "{\"readable\":[\"a/b\"]}       | note name \"a/b\"" + ALLOWED_CHARACTERS,
-        "{\"readable\":[\"..\"]}        | note name \"..\" is not a file name",
-        "{\"readable\":[\"../x\"]}      | note name \"../x\"" + ALLOWED_CHARACTERS,
-        "{\"readable\":[\".env\"]}      | note name \".env\" must not start with '.'",
-        "{\"readable\":[\"a\\u0000\"]}  | note name \"a\\u0000\"" + ALLOWED_CHARACTERS,
-        "{\"readable\":[\"caf\u00e9\"]} | note name \"caf\\u00e9\"" + ALLOWED_CHARACTERS,
+        "{\"readable\":[\"a//b\"]}      | note name \"a//b\" has an empty component ('//')",
+        "{\"readable\":[\"..\"]}        | note name \"..\" has the component \"..\"" + DOT,
+        "{\"readable\":[\"../x\"]}      | note name \"../x\" has the component \"..\"" + DOT,
+        "{\"readable\":[\".env\"]}      | note name \".env\" has the component \".env\"" + DOT,
+        "{\"readable\":[\"/etc/x\"]}    | note name \"/etc/x\" starts with '/': a note's path is"
+            + " relative to the workspace",
+        "{\"readable\":[\"a\\u0000\"]}  | note name \"a\\u0000\" holds U+0000, a control, format or"
+            + " invisible character (never part of a note's name)",
+        "{\"readable\":[\"Cafe\u0301\"]} | note name \"Cafe\\u0301\" is not in Unicode normalization"
+            + " form C (NFC)",
         "{\"proposable\":[\"\"]}        | note name \"\" is empty",
+        "{\"readable\":[\"a**b\"]}      | pattern \"a**b\" has \"a**b\": ** must be a whole"
+            + " component, as in a/**/b",
+        "{\"readable\":[\"**/.obsidian/*\"]} | pattern \"**/.obsidian/*\" can never match a note:"
+            + " its fixed part has the component \".obsidian\""
+            + DOT,
+        "{\"readable\":[\"/**/*.md\"]}  | pattern \"/**/*.md\" starts with '/': a pattern is"
+            + " relative to the workspace",
+        "{\"readable\":[\"*.md/\"]}     | pattern \"*.md/\" ends with '/'",
+        "{\"exclude\":[\"a//*\"]}       | pattern \"a//*\" has an empty component ('//')",
         "{\"readable\":[\"a\",\"a\"]}   | \"readable\" lists \"a\" twice",
+        "{\"exclude\":[\"*\",\"*\"]}    | \"exclude\" lists \"*\" twice",
         "{\"readable\":[]}              | readable must name at least one note",
+        "{\"readable\":[\"a\"],\"exclude\":[\"a\"]} | exclude leaves no readable note",
         "{\"maxNoteBytes\":0}           | maxNoteBytes must be 1..1048576, not 0",
         "{\"maxNoteBytes\":1048577}     | maxNoteBytes must be 1..1048576, not 1048577",
         "{\"maxCalls\":-1}              | maxCalls must be >= 0, not -1",

@@ -130,7 +130,7 @@ class RecordFormatFuzzTest {
   }
 
   /**
-   * The documented format (RecordFormat's class comment, the approvals issue), read independently:
+   * The documented format (RecordFormat's class comment, docs/approvals.md), read independently:
    * the tree, when the record is one to trust, else null.
    */
   private static JsonNode reference(byte[] input) {
@@ -145,7 +145,7 @@ class RecordFormatFuzzTest {
     }
     if (!tree.get("format").stringValue().equals("notes-mcp/proposal/1")
         || !tree.get("id").stringValue().equals(ID)
-        || !NoteNameFuzzTest.NAME_RULE.matcher(tree.get("path").stringValue()).matches()
+        || !NoteNameFuzzTest.followsRules(tree.get("path").stringValue())
         || !isClientInfo(tree.get("clientInfo"))) {
       return null;
     }

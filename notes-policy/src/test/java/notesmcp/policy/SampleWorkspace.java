@@ -26,6 +26,7 @@ final class SampleWorkspace {
       root.toFile().deleteOnExit();
       Files.writeString(root.resolve("notes.txt"), NOTES_TXT).toFile().deleteOnExit();
       Files.writeString(root.resolve("project.txt"), PROJECT_TXT).toFile().deleteOnExit();
+      Rules.waitOutMargin(); // the notes were just written: let them settle
       return Workspace.at(root);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

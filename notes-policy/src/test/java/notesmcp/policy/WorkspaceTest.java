@@ -25,7 +25,7 @@ class WorkspaceTest {
   @BeforeEach
   void createWorkspace() throws IOException {
     root = Files.createDirectory(dir.resolve("workspace"));
-    workspace = Workspace.at(root);
+    workspace = Workspace.at(root, Rules.NO_MARGIN);
   }
 
   @Test

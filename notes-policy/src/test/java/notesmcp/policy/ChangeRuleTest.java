@@ -1,0 +1,212 @@
+package notesmcp.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The change rule of the careful read, with the real margin: a note or its folder changed within
+ * the margin, or during the read, gives no bytes ("changed while it was being read; try again"); a
+ * settled one always reads; readers that may wait ({@link OpenedFile#patiently}) wait it out. And
+ * the hard-link protection's side: a folder another user may write is refused only when the kernel
+ * does not protect hard links.
+ */
+@Timeout(value = 20, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class ChangeRuleTest {
+  private static final NoteName NOTES = NoteName.configured("notes.txt");
+  private static final String REFUSED = "notes.txt changed while it was being read; try again";
+
+  @TempDir Path dir;
+  private Path root;
+  private Workspace workspace;
+
+  @BeforeEach
+  void createWorkspace() throws IOException {
+    root = Files.createDirectory(dir.resolve("workspace")).toRealPath();
+    workspace = Workspace.at(root, new ReadRule(true, ReadRule.MARGIN));
+  }
+
+  @Test
+  void aNoteWrittenWithinTheMarginIsRefusedAndReadOnceItPassed() throws IOException {
+    Files.writeString(root.resolve("notes.txt"), "fresh");
+
+    assertThat(workspace.read(NOTES, 100)).isEqualTo(new Workspace.Unreadable(REFUSED));
+    Rules.waitOutMargin();
+    assertThat(workspace.read(NOTES, 100)).isEqualTo(new Workspace.Text("fresh"));
+  }
+
+  @Test
+  void aNoteUntouchedWhileItsContentIsReplacedInPlaceIsRefusedAgain() throws IOException {
+    Path note = Files.writeString(root.resolve("notes.txt"), "old");
+    Rules.waitOutMargin();
+    assertThat(workspace.read(NOTES, 100)).isEqualTo(new Workspace.Text("old"));
+
+    Files.writeString(note, "new"); // the same inode, a new change time
+
+    assertThat(workspace.read(NOTES, 100)).isEqualTo(new Workspace.Unreadable(REFUSED));
+  }
+
+  @Test
+  void aChangeToTheFolderAloneRefusesItsNotesForTheMargin() throws IOException {
+    Files.writeString(root.resolve("notes.txt"), "settled");
+    Rules.waitOutMargin();
+
+    Files.writeString(root.resolve("other.txt"), "a name made beside it");
+
+    assertThat(workspace.read(NOTES, 100)).isEqualTo(new Workspace.Unreadable(REFUSED));
+    Rules.waitOutMargin();
+    assertThat(workspace.read(NOTES, 100)).isEqualTo(new Workspace.Text("settled"));
+  }
+
+  @Test
+  void aQuietNoteIsNeverRefused() throws IOException {
+    Files.writeString(root.resolve("notes.txt"), "quiet");
+    Rules.waitOutMargin();
+
+    for (int i = 0; i < 20_000; i++) {
+      assertThat(workspace.read(NOTES, 100)).isEqualTo(new Workspace.Text("quiet"));
+    }
+  }
+
+  @Test
+  void theBytesOfAReadComeWithTheIdentityTheyWereReadAs() throws IOException {
+    Path note = Files.writeString(root.resolve("notes.txt"), "twelve bytes");
+    Rules.waitOutMargin();
+
+    Workspace.Bytes read = (Workspace.Bytes) workspace.readBytes("notes.txt", 100);
+
+    long[] now = workspace.rootFolder().attributesOf("notes.txt");
+    assertThat(read.identity())
+        .isEqualTo(
+            new OpenedFile.Identity(
+                now[Posix.DEVICE], now[Posix.INODE], 12, now[Posix.CHANGED], now[Posix.MODIFIED]));
+    assertThat(read.identity().inode()).isEqualTo(Files.getAttribute(note, "unix:ino"));
+  }
+
+  @Test
+  void aPatientReaderWaitsOutTheMarginInsteadOfFailing() throws IOException {
+    Files.writeString(root.resolve("notes.txt"), "fresh");
+    AtomicInteger tries = new AtomicInteger();
+    long start = System.nanoTime();
+
+    String text =
+        OpenedFile.patiently(
+            () -> {
+              tries.incrementAndGet();
+              try (OpenedFile note = workspace.rootFolder().open("notes.txt")) {
+                return new String(note.readAll(100), StandardCharsets.UTF_8);
+              }
+            });
+
+    assertThat(text).isEqualTo("fresh");
+    assertThat(tries.get()).isBetween(2, OpenedFile.ATTEMPTS);
+    assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(2).toNanos());
+  }
+
+  @Test
+  void aPatientReaderGivesUpAfterItsAttemptsWhenTheFileKeepsChanging() throws IOException {
+    Path note = Files.writeString(root.resolve("notes.txt"), "0");
+    AtomicInteger tries = new AtomicInteger();
+
+    assertThatThrownBy(
+            () ->
+                OpenedFile.patiently(
+                    () -> {
+                      Files.writeString(note, Integer.toString(tries.incrementAndGet()));
+                      try (OpenedFile open = workspace.rootFolder().open("notes.txt")) {
+                        return open.readAll(100);
+                      }
+                    }))
+        .isInstanceOf(OpenedFile.ChangedWhileReading.class)
+        .hasMessage(REFUSED);
+    assertThat(tries.get()).isEqualTo(OpenedFile.ATTEMPTS);
+  }
+
+  @Test
+  void aChangeStampedFarAheadOfTheClockCountsAsOldAndOneWithinTheMarginAsNew() {
+    long margin = ReadRule.MARGIN.toNanos();
+    long now = 1_000_000_000_000L;
+
+    assertThat(OpenedFile.left(now - margin, now, margin)).isZero();
+    assertThat(OpenedFile.left(now - margin + 1, now, margin)).isEqualTo(1);
+    assertThat(OpenedFile.left(now, now, margin)).isEqualTo(margin);
+    assertThat(OpenedFile.left(now + margin / 2, now, margin)).as("just ahead").isPositive();
+    assertThat(OpenedFile.left(now + margin + 1, now, margin))
+        .as("the clock was set back")
+        .isZero();
+  }
+
+  @Test
+  void withHardLinksUnprotectedAWorkspaceOthersMayWriteIsRefusedAtStartUpSayingWhy()
+      throws IOException {
+    Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxrwxr-x"));
+    ReadRule unprotected = new ReadRule(false, ReadRule.MARGIN);
+
+    assertThatThrownBy(() -> Workspace.at(root, unprotected))
+        .hasMessage(
+            "it is writable by its group (mode 0775), and this system does not protect hard links"
+                + " (fs.protected_hardlinks is not 1), so another user could link into it a file"
+                + " only you can read; make it writable only by you (chmod go-w "
+                + root
+                + "), or set fs.protected_hardlinks = 1");
+    assertThat(Workspace.at(root, new ReadRule(true, ReadRule.MARGIN)).root()).isEqualTo(root);
+  }
+
+  @Test
+  void withHardLinksUnprotectedAWorkspaceMadeWritableLaterIsRefusedAtTheRead() throws IOException {
+    Files.writeString(root.resolve("notes.txt"), "x");
+    Workspace strict = Workspace.at(root, new ReadRule(false, Duration.ZERO));
+    assertThat(strict.read(NOTES, 100)).isEqualTo(new Workspace.Text("x"));
+
+    Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxrwxrwx"));
+
+    assertThat(strict.read(NOTES, 100))
+        .isEqualTo(
+            new Workspace.Unreadable(
+                "notes.txt cannot be read: its folder is writable by every user (mode 0777), and"
+                    + " this system does not protect hard links (fs.protected_hardlinks is not 1),"
+                    + " so another user could link into it a file only you can read"));
+  }
+
+  @Test
+  void whoElseMayWriteAFolderIsToldByOwnerGroupAndOthers() {
+    long me = 1000;
+    assertThat(ReadRule.writableByOthers(folder(0700, me), me)).isNull();
+    assertThat(ReadRule.writableByOthers(folder(0755, 0), me)).as("root's").isNull();
+    assertThat(ReadRule.writableByOthers(folder(0700, 1001), me))
+        .isEqualTo("it is owned by another user (uid 1001)");
+    assertThat(ReadRule.writableByOthers(folder(0770, me), me))
+        .isEqualTo("it is writable by its group (mode 0770)");
+    assertThat(ReadRule.writableByOthers(folder(01777, me), me))
+        .as("the sticky bit does not stop a hard link")
+        .isEqualTo("it is writable by every user (mode 1777)");
+    assertThat(new ReadRule(true, Duration.ZERO).othersMayWrite(folder(0777, 1001), me)).isNull();
+  }
+
+  private static long[] folder(int mode, long owner) {
+    long[] attributes = new long[Posix.ATTRIBUTES];
+    attributes[Posix.MODE] = Posix.S_IFDIR | mode;
+    attributes[Posix.OWNER] = owner;
+    return attributes;
+  }
+
+  @Test
+  void theSystemsProtectionIsReadFromProc() throws IOException {
+    String value = Files.readString(ReadRule.PROTECTED_HARDLINKS).strip();
+
+    assertThat(ReadRule.hardLinksProtectedBySystem()).isEqualTo(value.equals("1"));
+    assertThat(ReadRule.ofSystem().margin()).isEqualTo(Duration.ofMillis(50));
+  }
+}
