@@ -215,10 +215,41 @@ class SearchNotesIT {
   }
 
   @Test
-  void aFolderLimitsTheHitsToNotesBelowIt() throws Exception {
-    // This policy names notes at the root only: no note is in a folder.
-    try (WireServer server = server()) {
-      assertThat(paths(hits(server, "{\"query\":\"zorblax\",\"folder\":\"Projects\"}"))).isEmpty();
+  void aFolderLimitsTheHitsToNotesBelowItAndExcludedOrHiddenNotesNeverSurface() throws Exception {
+    Path vault = Files.createDirectory(dir.resolve("vault"));
+    for (String[] note :
+        new String[][] {
+          {"Inbox.md", "zorblax in the inbox"},
+          {"Projects/Paper Kite.md", "zorblax for the kite"},
+          {"Projects/Drafts/Café ideas.md", "zorblax at the café"},
+          {"Private/Diary.md", "zorblax, private"},
+          {".trash/Old.md", "zorblax, deleted"},
+          {".obsidian/notes.md", "zorblax, settings"},
+          {"Projects/notes.txt", "zorblax, not markdown"}
+        }) {
+      Path file = vault.resolve(note[0]);
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, note[1] + "\n", StandardCharsets.UTF_8);
+    }
+    Path patterns = dir.resolve("vault-policy.json");
+    Files.writeString(
+        patterns,
+        "{\"readable\":[\"**/*.md\"],\"exclude\":[\"Private/**\"],\"maxCalls\":1000,"
+            + "\"search\":true}");
+    try (WireServer server =
+        WireServer.start(
+                vault, Map.of("XDG_CACHE_HOME", cache.toString()), "-policy", patterns.toString())
+            .patient(java.time.Duration.ofSeconds(120))) {
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\"}")))
+          .containsExactly("Inbox.md", "Projects/Drafts/Café ideas.md", "Projects/Paper Kite.md");
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\",\"folder\":\"Projects\"}")))
+          .containsExactly("Projects/Drafts/Café ideas.md", "Projects/Paper Kite.md");
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\",\"folder\":\"Projects/Drafts\"}")))
+          .containsExactly("Projects/Drafts/Café ideas.md");
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\",\"folder\":\"Private\"}"))).isEmpty();
+      for (String word : List.of("private", "deleted", "settings", "markdown")) {
+        assertThat(paths(hits(server, "{\"query\":\"" + word + "\"}"))).as(word).isEmpty();
+      }
     }
   }
 
