@@ -97,6 +97,14 @@ final class WireServer implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Starts {@code command}, which must become the server itself ({@code exec}), as a server set up
+   * by a wrapper does: in a mount namespace of its own, say.
+   */
+  static WireServer startCommand(List<String> command) throws IOException {
+    return new WireServer(new ProcessBuilder(command).start());
+  }
+
   private static void daemon(String name, Runnable body) {
     Thread thread = new Thread(body, "wire-" + name);
     thread.setDaemon(true);
