@@ -128,7 +128,8 @@ class MainTest {
         .isEqualTo(
             "notes-mcp: policy file "
                 + policy
-                + ": note name \"../x\" may hold only ASCII letters, digits, '.', '-' and '_'"
+                + ": note name \"../x\" has the component \"..\" (a component starting with '.' is never a"
+                + " note)"
                 + NL);
   }
 }

@@ -7,12 +7,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import notesmcp.mcp.CancelToken;
 import notesmcp.mcp.Tool;
 import notesmcp.mcp.ToolResult;
 import notesmcp.policy.Notes;
 import notesmcp.policy.Policy;
+import notesmcp.policy.ReadRule;
 import notesmcp.policy.ToolDefinition;
 import notesmcp.policy.Workspace;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,7 +29,14 @@ class NoteToolsTest {
   @BeforeEach
   void createTools() throws IOException {
     Files.writeString(dir.resolve("notes.txt"), "hello");
-    notes = new Notes(Policy.defaults(), Workspace.at(dir), Clock.systemUTC());
+    // No change margin: the note was written a moment ago (the careful read's rule is
+    // ReadRule's, tested in notes-policy).
+    notes =
+        new Notes(
+            Policy.defaults(),
+            Workspace.at(
+                dir, new ReadRule(ReadRule.ofSystem().hardLinksProtected(), Duration.ZERO)),
+            Clock.systemUTC());
     tools = new NoteTools(notes);
   }
 

@@ -42,7 +42,8 @@ public final class VaultHarness {
   static final String OURS = "notes-mcp";
   static final String FILESYSTEM = "filesystem";
   static final String MCPVAULT = "mcpvault";
-  private static final Duration STALL = Duration.ofSeconds(300);
+  /** How long a server may stay silent while a reply is owed (a first search builds an index). */
+  private static Duration stall = Duration.ofSeconds(300);
 
   private final Path repo;
   private final Path data;
@@ -136,11 +137,12 @@ public final class VaultHarness {
         case "--rounds" -> rounds = Integer.parseInt(value);
         case "--reads" -> reads = Integer.parseInt(value);
         case "--peer-queries" -> peerQueries = Integer.parseInt(value);
+        case "--stall" -> stall = Duration.ofSeconds(Long.parseLong(value));
         default -> {
           System.err.println(
               "usage: VaultHarness [--repo R] [--data DIR] [--out FILE] [--servers"
                   + " notes-mcp,filesystem,mcpvault] [--rounds 3] [--reads 300]"
-                  + " [--peer-queries 10]");
+                  + " [--peer-queries 10] [--stall SECONDS]");
           System.exit(2);
         }
       }
@@ -235,7 +237,7 @@ public final class VaultHarness {
 
   private McpClient.Started start(String server, Map<String, String> environment, String phase) {
     Path stderr = work.resolve(server + "-" + phase + ".stderr");
-    return McpClient.start(server, command(server, vault), environment, stderr, STALL);
+    return McpClient.start(server, command(server, vault), environment, stderr, stall);
   }
 
   // ---- the serving process: start, listing, reads
@@ -250,7 +252,7 @@ public final class VaultHarness {
               "-serve",
               "-root",
               repo.resolve("examples/workspace").toString());
-      McpClient.Started started = McpClient.start(server, sample, Map.of(), stderr, STALL);
+      McpClient.Started started = McpClient.start(server, sample, Map.of(), stderr, stall);
       r.sampleStartMs.add(started.nanos() / 1e6);
       started.client().finish();
     }
