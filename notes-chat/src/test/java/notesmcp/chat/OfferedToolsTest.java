@@ -63,8 +63,8 @@ class OfferedToolsTest {
     assertThat(tools.get("search_notes").orElseThrow().readOnly()).isTrue();
     Map<String, Object> written =
         JsonSchemaElementUtils.toMap(tools.specifications().get(0).parameters());
-    assertThat((JsonNode) ScriptedModel.JSON.valueToTree(written.get("properties")))
-        .isEqualTo(ScriptedModel.JSON.readTree(properties));
+    JsonNode carried = ScriptedModel.JSON.valueToTree(written.get("properties"));
+    assertThat(carried).isEqualTo(ScriptedModel.JSON.readTree(properties));
     assertThat(written.get("required")).isEqualTo(java.util.List.of("query"));
   }
 
