@@ -53,6 +53,9 @@ class FirstUseIT {
             "mcp-stdio/src",
             "notes-app/pom.xml",
             "notes-app/src/main",
+            // search_notes' engine is built with the program (the launcher's first build).
+            "notes-search/pom.xml",
+            "notes-search/src/main",
             "notes-chat/pom.xml",
             "notes-chat/src/main",
             // The reactor reads every module's pom, even of modules the launcher does not build.
