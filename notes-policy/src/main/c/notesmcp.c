@@ -205,6 +205,24 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_openFolderAt(JNIEnv *env, jcla
   return keep_if_seen(env, fd, attributes);
 }
 
+/*
+ * One folder `name` in `dir` as a place only (O_PATH|O_DIRECTORY|O_NOFOLLOW): a descriptor to
+ * look names up from and fstat, which needs only search permission on the folder, not read
+ * permission (the folders above a trusted file may be 0711). The descriptor, or -errno.
+ */
+JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_openPlaceAt(JNIEnv *env, jclass type, jint dir,
+                                                               jbyteArray file,
+                                                               jlongArray attributes) {
+  (void)type;
+  char name[COMPONENT];
+  int problem = component_of(env, file, name);
+  if (problem != 0) {
+    return problem;
+  }
+  return keep_if_seen(env, open_at(dir, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0),
+                      attributes);
+}
+
 /* The folder `dir` opened again (openat(dir, ".")): a new open file, with a position of its own
  * for a listing. The descriptor, or -errno. */
 JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_reopenFolder(JNIEnv *env, jclass type, jint dir) {

@@ -2,21 +2,26 @@ package notesmcp.jsonrpc;
 
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import notesmcp.jsonrpc.Message.ErrorObject;
 import notesmcp.jsonrpc.Message.Failure;
+import notesmcp.jsonrpc.Message.Id;
 import notesmcp.jsonrpc.Message.Notification;
+import notesmcp.jsonrpc.Message.RawMember;
 import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.Message.Success;
+import notesmcp.text.JsonInput;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.ObjectWriteContext;
-import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -29,13 +34,13 @@ import tools.jackson.databind.util.RawValue;
  * Turns one line of bytes into a {@link Message} and a message into one line, for newline-delimited
  * JSON-RPC 2.0.
  *
- * <p>Decoding is one streaming pass with the bounds of CONTRACT §5 (nesting 64, a string 1 MiB, a
- * number 100 digits). Duplicate keys are refused (the first failure of a request object is an
- * {@code -32600}); no tree ever merges them. The one params member named at construction, when it
- * is an object, is not decoded at all: its exact text is kept ({@link RawMember}), so a tool's
- * arguments reach the tool as sent. The name is the caller's, so this layer knows no MCP method.
- * Encoding writes one compact line; Jackson escapes every control character, and {@link #encode}
- * checks that no line break survived. Thread-safe and stateless.
+ * <p>Decoding is one streaming pass with the bounds of docs/behaviour.md, "Limits" (nesting 64, a
+ * string 1 MiB, a number 100 digits). Duplicate keys are refused (the first failure of a request
+ * object is an {@code -32600}); no tree ever merges them. The one params member named at
+ * construction, when it is an object, is not decoded at all: its exact text is kept ({@link
+ * RawMember}), so a tool's arguments reach the tool as sent. The name is the caller's, so this
+ * layer knows no MCP method. Encoding writes one compact line; Jackson escapes every control
+ * character, and {@link #encode} checks that no line break survived. Thread-safe and stateless.
  *
  * <p>The contract of {@link #decode}, for any bytes at all: a {@link Message}, or {@link Malformed}
  * carrying the error reply the line deserves; never another exception. Error texts are ours or
@@ -43,16 +48,9 @@ import tools.jackson.databind.util.RawValue;
  */
 public final class Codec {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  private static final JsonFactory JSON =
-      JsonFactory.builder()
-          .streamReadConstraints(
-              StreamReadConstraints.builder()
-                  .maxNestingDepth(64)
-                  .maxStringLength(1024 * 1024)
-                  .maxNumberLength(100)
-                  .maxNameLength(1024 * 1024)
-                  .build())
-          .build();
+
+  /** The limits of docs/behaviour.md, "Limits": nesting 64, a string 1 MiB, a number 100 digits. */
+  private static final JsonFactory JSON = JsonInput.factory(1024 * 1024, false);
 
   private final String rawMember;
 
@@ -158,10 +156,11 @@ public final class Codec {
       readEnvelope(parser, line, fields);
       requireEnd(parser);
     } catch (JacksonException e) {
-      throw new Malformed(null, ErrorCodes.PARSE_ERROR, "Parse error: " + describe(e));
+      throw new Malformed(null, ErrorCodes.PARSE_ERROR, "Parse error: " + JsonInput.describe(e));
     } catch (NumberFormatException | ArithmeticException e) {
       // Valid JSON that no Java number holds, such as 1e-9999999999: Jackson throws these
-      // unwrapped, and one used to kill the thread reading stdin (issue 8's class of hangs).
+      // unwrapped, and one used to kill the thread reading stdin (the class of hangs BlockedPipesIT
+      // and HostileServerIT run).
       throw new Malformed(
           null, ErrorCodes.PARSE_ERROR, "Parse error: a number too large or too small to read");
     }
@@ -169,48 +168,102 @@ public final class Codec {
   }
 
   /**
-   * A message is UTF-8 (RFC 8259 §8.1: JSON "exchanged between systems that are not part of a
-   * closed ecosystem MUST be encoded using UTF-8"). Jackson would guess UTF-16 or UTF-32 from a
-   * byte-order mark or the zero bytes of the first characters, and read such a line as a message
-   * (and its parser then has no byte offsets for a raw member). UTF-8 JSON holds no zero byte and
-   * no 0xFE or 0xFF byte anywhere, so the first four bytes, all that Jackson looks at, settle it. A
-   * UTF-8 byte-order mark stays allowed ("MAY ignore the presence of a byte order mark").
+   * The messages of a JSON-RPC batch (revision 2025-03-26 of MCP lets a client send one), each read
+   * as a line alone would be, and the elements that are not acceptable messages, each with the
+   * error reply it deserves. Responses are answered in any order (JSON-RPC 2.0, "Batch").
    */
-  private static void requireUtf8Start(byte[] line, int length) throws Malformed {
-    for (int i = 0; i < length && i < 4; i++) {
-      int b = line[i] & 0xff;
-      if (b == 0 || b == 0xfe || b == 0xff) {
-        throw new Malformed(
-            null,
-            ErrorCodes.PARSE_ERROR,
-            "Parse error: the line is not UTF-8 (UTF-16 and UTF-32 are not read)");
-      }
+  public record Batch(List<Message> messages, List<Malformed> malformed) {}
+
+  /** Whether the line holds an array: a batch, to be read with {@link #decodeBatch}. */
+  public static boolean isBatch(byte[] line, int length) {
+    int i = length >= 3 && (line[0] & 0xff) == 0xef && (line[1] & 0xff) == 0xbb ? 3 : 0;
+    while (i < length && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) {
+      i++;
     }
+    return i < length && line[i] == '[';
   }
 
   /**
-   * Jackson's description of a parse fault, without the Java names some of its texts carry ("from
-   * `StreamReadConstraints.getMaxNestingDepth()`", "enable `JsonReadFeature...` to allow"): what is
-   * wrong with the input, in words a client's author can act on.
+   * Decodes a batch of at most {@code maxMessages} elements. Not JSON at all is {@code -32700}, an
+   * empty batch or a longer one {@code -32600}: one error, not an array (JSON-RPC 2.0, "Batch").
    */
-  public static String describe(JacksonException e) {
-    String text = e.getOriginalMessage();
-    if (text == null) {
-      return "not valid JSON";
+  public Batch decodeBatch(byte[] line, int length, int maxMessages) throws Malformed {
+    requireUtf8Start(line, length);
+    List<Message> messages = new ArrayList<>();
+    List<Malformed> malformed = new ArrayList<>();
+    int count = 0;
+    try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), line, 0, length)) {
+      if (parser.nextToken() != JsonToken.START_ARRAY) {
+        throw new Malformed(null, ErrorCodes.INVALID_REQUEST, "Invalid Request: not a batch");
+      }
+      JsonToken token;
+      while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
+        count++;
+        if (count > maxMessages) {
+          parser.skipChildren();
+          continue;
+        }
+        if (token != JsonToken.START_OBJECT) {
+          parser.skipChildren();
+          malformed.add(
+              new Malformed(
+                  null,
+                  ErrorCodes.INVALID_REQUEST,
+                  "Invalid Request: a message must be a JSON object"));
+          continue;
+        }
+        Fields fields = new Fields();
+        readEnvelope(parser, line, fields);
+        try {
+          messages.add(classify(fields));
+        } catch (Malformed element) {
+          malformed.add(element);
+        }
+      }
+      requireEnd(parser);
+    } catch (JacksonException e) {
+      throw new Malformed(null, ErrorCodes.PARSE_ERROR, "Parse error: " + JsonInput.describe(e));
+    } catch (NumberFormatException | ArithmeticException e) {
+      throw new Malformed(
+          null, ErrorCodes.PARSE_ERROR, "Parse error: a number too large or too small to read");
     }
-    // No regular expression: java.util.regex links lambdas of the JDK's own, milliseconds on the
-    // start path, where this class is loaded.
-    int from;
-    while ((from = text.indexOf(", from `")) >= 0) {
-      int end = text.indexOf('`', from + 8);
-      text = end < 0 ? text.substring(0, from) : text.substring(0, from) + text.substring(end + 1);
+    if (count == 0) {
+      throw new Malformed(null, ErrorCodes.INVALID_REQUEST, "Invalid Request: an empty batch");
     }
-    int quote = text.indexOf('`');
-    if (quote >= 0) {
-      int cut = text.lastIndexOf(": ", quote);
-      text = cut > 0 ? text.substring(0, cut) : "not valid JSON";
+    if (count > maxMessages) {
+      throw new Malformed(
+          null,
+          ErrorCodes.INVALID_REQUEST,
+          "Invalid Request: a batch of "
+              + count
+              + " messages; at most "
+              + maxMessages
+              + " are served in one batch");
     }
-    return text;
+    return new Batch(messages, malformed);
+  }
+
+  /** Encodes a batch's replies as one compact line, without the line break: an array. */
+  public byte[] encodeBatch(List<Message> replies) {
+    Line out = new Line();
+    out.write('[');
+    for (int i = 0; i < replies.size(); i++) {
+      if (i > 0) {
+        out.write(',');
+      }
+      byte[] one = encode(replies.get(i));
+      out.write(one, 0, one.length);
+    }
+    out.write(']');
+    return out.bytes();
+  }
+
+  /** A line that is not UTF-8 JSON is refused before Jackson could guess another encoding. */
+  private static void requireUtf8Start(byte[] line, int length) throws Malformed {
+    if (JsonInput.isNotUtf8(line, length)) {
+      throw new Malformed(
+          null, ErrorCodes.PARSE_ERROR, "Parse error: the line is " + JsonInput.NOT_UTF8);
+    }
   }
 
   /** The JSON type of a value that starts with {@code token}, named as JSON Schema names it. */

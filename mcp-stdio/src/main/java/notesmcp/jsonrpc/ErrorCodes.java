@@ -18,8 +18,8 @@ public final class ErrorCodes {
   public static final int INTERNAL_ERROR = -32603;
 
   /**
-   * Too many requests in flight. CONTRACT §5 names this code for the overload answer; it lies in
-   * the implementation-defined range that predates MCP's allocation policy.
+   * Too many requests in flight. docs/behaviour.md, "Limits" names this code for the overload
+   * answer; it lies in the implementation-defined range that predates MCP's allocation policy.
    */
   public static final int OVERLOADED = -32000;
 

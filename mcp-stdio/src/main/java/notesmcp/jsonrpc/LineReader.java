@@ -8,8 +8,8 @@ import java.util.Arrays;
  * Splits a byte stream into newline-delimited lines of at most {@code maxLineBytes} bytes.
  *
  * <p>A longer line is reported as too long and the rest of it is skipped as it arrives, never held
- * in memory (CONTRACT §5: "the rest of the line discarded without holding it in memory"). A
- * trailing {@code \r} is dropped. Not thread-safe: one reader thread owns it.
+ * in memory (docs/behaviour.md, "Limits": "the rest of the line discarded without holding it in
+ * memory"). A trailing {@code \r} is dropped. Not thread-safe: one reader thread owns it.
  */
 public final class LineReader {
   private final InputStream in;

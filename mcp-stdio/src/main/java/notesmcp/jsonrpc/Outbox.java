@@ -20,8 +20,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * there, and nobody else waits for it except a thread that chose to ({@link #awaitRoom}, {@link
  * #awaitWritten}). Waiting lines are counted in bytes ({@link #pendingBytes}), not lines: one reply
  * may echo a 1 MiB id. The bound is the caller's to keep: the server stops reading its input while
- * too many bytes wait (CONTRACT §5, "Back-pressure, not refusal"). Once the stream fails (the peer
- * is gone), queued and later lines are discarded and {@link #isBroken} tells.
+ * too many bytes wait (docs/behaviour.md, "Limits", "Back-pressure, not refusal"). Once the stream
+ * fails (the peer is gone), queued and later lines are discarded and {@link #isBroken} tells.
  *
  * <p>Thread-safe. One lock guards the queue and the counters; it is never held across a write.
  */

@@ -1,5 +1,7 @@
 package notesmcp.jsonrpc;
 
+import notesmcp.jsonrpc.Message.ErrorObject;
+
 /**
  * A protocol error: thrown by a request handler, turned into an error response by the dispatcher
  * alone; on the client side, the error a peer answered with.

@@ -8,8 +8,11 @@ import java.math.BigInteger;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import notesmcp.jsonrpc.Message.ErrorObject;
 import notesmcp.jsonrpc.Message.Failure;
+import notesmcp.jsonrpc.Message.Id;
 import notesmcp.jsonrpc.Message.Notification;
+import notesmcp.jsonrpc.Message.RawMember;
 import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.Message.Success;
 import org.junit.jupiter.api.Test;
@@ -418,7 +421,10 @@ class CodecTest {
     assertThat(failure.error().message()).startsWith("Parse error: ");
   }
 
-  /** No Java class or method name ever reaches the wire (issue 9), not even from Jackson. */
+  /**
+   * No Java class or method name ever reaches the wire (docs/design.md, "Errors: three outcomes,
+   * plus bugs"), not even from Jackson.
+   */
   @ParameterizedTest
   @CsvSource(
       delimiter = '|',
@@ -816,28 +822,6 @@ class CodecTest {
                 codec.encode(
                     new Request(Id.of(1), "m", null, new RawMember.ObjectText("{}\ud83d")))))
         .endsWith("\"params\":{\"arguments\":{}\\ud83d}}");
-  }
-
-  @ParameterizedTest(name = "{0}")
-  @CsvSource(
-      delimiter = '|',
-      value = {
-        "Document nesting depth (65) exceeds the maximum allowed (64, from"
-            + " `StreamReadConstraints.getMaxNestingDepth()`)"
-            + " | Document nesting depth (65) exceeds the maximum allowed (64)",
-        "Non-standard token 'NaN': enable `JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS` to allow"
-            + " | Non-standard token 'NaN'",
-        ", from `X.y()` at the start | ' at the start'",
-        "a, from `unclosed | a",
-        "`Feature` first: no place to cut | not valid JSON",
-        ": `Feature` | not valid JSON",
-        "two: cuts: `F` | two: cuts",
-      })
-  void faultsAreDescribedWithoutJavaNames(String original, String described) {
-    assertThat(Codec.describe(new tools.jackson.core.exc.StreamReadException(null, original)))
-        .isEqualTo(described);
-    assertThat(Codec.describe(new tools.jackson.core.exc.StreamReadException(null, (String) null)))
-        .isEqualTo("not valid JSON");
   }
 
   /**

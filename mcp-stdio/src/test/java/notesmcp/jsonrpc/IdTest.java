@@ -2,6 +2,7 @@ package notesmcp.jsonrpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import notesmcp.jsonrpc.Message.Id;
 import org.junit.jupiter.api.Test;
 
 /** An id in a log line: integers as they are, strings quoted with their controls escaped. */

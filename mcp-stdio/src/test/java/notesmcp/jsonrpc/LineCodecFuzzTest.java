@@ -18,8 +18,11 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import notesmcp.jsonrpc.Message.ErrorObject;
 import notesmcp.jsonrpc.Message.Failure;
+import notesmcp.jsonrpc.Message.Id;
 import notesmcp.jsonrpc.Message.Notification;
+import notesmcp.jsonrpc.Message.RawMember;
 import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.Message.Success;
 import notesmcp.jsonrpc.ReferenceJson.Arr;
@@ -42,9 +45,9 @@ import tools.jackson.databind.util.RawValue;
  * Codec#decode} turns each line into the message a reference reading of JSON-RPC 2.0 and MCP gives,
  * or into {@link Codec.Malformed} with the error reply the reference expects; never another
  * exception. The reference ({@link ReferenceJson}, {@link #expect}) is written from RFC 8259, RFC
- * 3629, JSON-RPC 2.0, MCP's id rule and CONTRACT §5, and shares no code with Jackson. A request's
- * raw {@code arguments} must be the very bytes of that member on the line. Whatever the codec
- * accepts, it writes back and reads back as the same message.
+ * 3629, JSON-RPC 2.0, MCP's id rule and docs/behaviour.md, "Limits", and shares no code with
+ * Jackson. A request's raw {@code arguments} must be the very bytes of that member on the line.
+ * Whatever the codec accepts, it writes back and reads back as the same message.
  */
 class LineCodecFuzzTest {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -116,9 +119,9 @@ class LineCodecFuzzTest {
   }
 
   /**
-   * Messages at the edges of CONTRACT §5's bounds (nesting 64, a string 1 MiB, a number 100
-   * digits), in every member the codec reads or skips: accepted exactly within them. Lines this
-   * long reach the codec in the client, whose lines may be 4 MiB.
+   * Messages at the edges of docs/behaviour.md, "Limits"'s bounds (nesting 64, a string 1 MiB, a
+   * number 100 digits), in every member the codec reads or skips: accepted exactly within them.
+   * Lines this long reach the codec in the client, whose lines may be 4 MiB.
    */
   @FuzzTest
   void boundsHoldAtTheirEdges(FuzzedDataProvider data) {
@@ -770,7 +773,10 @@ class LineCodecFuzzTest {
     }
   }
 
-  /** No decoded string over 1 MiB, no nesting over 64 (CONTRACT §5), whatever the line. */
+  /**
+   * No decoded string over 1 MiB, no nesting over 64 (docs/behaviour.md, "Limits"), whatever the
+   * line.
+   */
   private static void assertBounded(Message message) {
     List<JsonNode> parts = new ArrayList<>();
     if (message instanceof Request request) {

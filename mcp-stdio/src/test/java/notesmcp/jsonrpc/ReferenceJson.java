@@ -6,21 +6,22 @@ import java.util.List;
 
 /**
  * The reference reading the line + codec fuzz test holds {@link Codec} to: a strict JSON reader
- * written from RFC 8259 (the grammar) and RFC 3629 (UTF-8), with CONTRACT §5's bounds, sharing no
- * code with Jackson. It keeps what a tree would lose: members in order with their duplicates, and
- * the byte span of every value, so the fuzz test can tell what text a member had on the wire.
+ * written from RFC 8259 (the grammar) and RFC 3629 (UTF-8), with docs/behaviour.md, "Limits"'s
+ * bounds, sharing no code with Jackson. It keeps what a tree would lose: members in order with
+ * their duplicates, and the byte span of every value, so the fuzz test can tell what text a member
+ * had on the wire.
  *
  * <p>Choices where the RFCs leave room, each the one the contract or JSON-RPC implies: a UTF-8 byte
  * order mark before the value is ignored (RFC 8259 §8.1: parsers "MAY ignore the presence of a byte
  * order mark"); any other encoding is not JSON (§8.1: "MUST be encoded using UTF-8"); escaped
  * unpaired surrogates ({@code "\ud800"}) are allowed (the grammar allows any {@code \}{@code u}
- * escape). Bounds (CONTRACT §5): at most 64 nested arrays and objects, a number of at most 100
- * digits (integer, fraction and exponent digits together), a string or member name of at most 1 MiB
- * once decoded. The contract does not say in what the 1 MiB is counted, and Jackson counts a string
- * value in UTF-16 code units and a member name in UTF-8 bytes (in the 4-byte blocks it hashes names
- * in); within both a string is within the bound, beyond either it may be refused (the fuzz test
- * then requires that nothing over 1 Mi code units is ever kept). A server line is at most 1 MiB, so
- * only the client's 4 MiB lines can reach the difference.
+ * escape). Bounds (docs/behaviour.md, "Limits"): at most 64 nested arrays and objects, a number of
+ * at most 100 digits (integer, fraction and exponent digits together), a string or member name of
+ * at most 1 MiB once decoded. The contract does not say in what the 1 MiB is counted, and Jackson
+ * counts a string value in UTF-16 code units and a member name in UTF-8 bytes (in the 4-byte blocks
+ * it hashes names in); within both a string is within the bound, beyond either it may be refused
+ * (the fuzz test then requires that nothing over 1 Mi code units is ever kept). A server line is at
+ * most 1 MiB, so only the client's 4 MiB lines can reach the difference.
  */
 final class ReferenceJson {
   static final int MAX_DEPTH = 64;

@@ -6,13 +6,17 @@ import java.io.StringWriter;
 import java.lang.ProcessBuilder.Redirect;
 import java.time.Duration;
 import java.util.List;
+import notesmcp.cli.CommandLine;
+import notesmcp.cli.ExitCode;
+import notesmcp.cli.OwnServer;
+import notesmcp.cli.Version;
 import notesmcp.jsonrpc.Codec;
 import notesmcp.jsonrpc.RpcException;
-import notesmcp.mcp.Connection;
-import notesmcp.mcp.Implementation;
-import notesmcp.mcp.ServerText;
-import notesmcp.mcp.Session;
-import notesmcp.mcp.StderrTail;
+import notesmcp.mcp.Protocol.Implementation;
+import notesmcp.mcp.client.Connection;
+import notesmcp.mcp.client.Session;
+import notesmcp.mcp.client.StderrTail;
+import notesmcp.text.TerminalText;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.PrettyPrinter;
@@ -28,7 +32,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The one-shot client modes: start a server, list its tools or call one, print the answer as JSON
- * on stdout, close the server, and say with the exit code how it went (CONTRACT §2).
+ * on stdout, close the server, and say with the exit code how it went (docs/behaviour.md, "Command
+ * line").
  */
 final class ClientCommand {
   private static final String[] DEFINITION_MEMBERS = {"name", "description", "inputSchema"};
@@ -41,8 +46,8 @@ final class ClientCommand {
 
   /**
    * Runs one exchange. No exception escapes: whatever happens is one line on stderr and an exit
-   * code, never a stack trace, and never exit 1, which means "the tool refused" (issue 8, defect
-   * 8).
+   * code, never a stack trace, and never exit 1, which means "the tool refused"
+   * (ClientCommandTest).
    */
   static ExitCode run(Options options, PrintStream out, PrintStream err) {
     try {
@@ -64,10 +69,6 @@ final class ClientCommand {
             ? CommandLine.split(options.serverCommand())
             : OwnServer.command(
                 options.root(), options.policyFile(), options.maxCalls(), options.proposals());
-    if (command.isEmpty()) {
-      err.println("notes-mcp: -server-command is empty");
-      return ExitCode.USAGE;
-    }
     StderrTail stderr = new StderrTail(options.verbose() ? err : null);
     Servers servers = new Servers(command, stderr, err);
     Session session = null;
@@ -100,7 +101,7 @@ final class ClientCommand {
                   : "notes-mcp: the server answered with a protocol error: ")
               + e.error().code()
               + " "
-              + ServerText.shown(e.error().message()));
+              + TerminalText.escaped(e.error().message()));
       code = ExitCode.PROTOCOL_ERROR;
     } catch (Session.Incompatible e) {
       err.println("notes-mcp: " + e.getMessage());
@@ -125,9 +126,10 @@ final class ClientCommand {
   }
 
   /**
-   * The tool definitions CONTRACT §2 says the list mode prints: each tool's {@code name}, {@code
-   * description} (when the server gave one) and {@code inputSchema}, in the server's order; other
-   * members a server sends (annotations, titles, output schemas) are not part of that listing.
+   * The tool definitions the list mode prints (docs/behaviour.md, "Command line"): each tool's
+   * {@code name}, {@code description} (when the server gave one) and {@code inputSchema}, in the
+   * server's order; other members a server sends (annotations, titles, output schemas) are not part
+   * of that listing.
    */
   static ArrayNode definitions(JsonNode tools) {
     ArrayNode definitions = JsonNodeFactory.instance.arrayNode();
@@ -149,7 +151,10 @@ final class ClientCommand {
     return Session.isError(result) ? ExitCode.TOOL_ERROR : ExitCode.OK;
   }
 
-  /** The end of a failed server's stderr, so that a quiet client still says why (issue 10). */
+  /**
+   * The end of a failed server's stderr, so that a quiet client still says why (README, "Three
+   * kinds of failure").
+   */
   private static void showEnd(StderrTail stderr, PrintStream err) {
     try {
       stderr.awaitEnd(STDERR_END);
@@ -167,7 +172,7 @@ final class ClientCommand {
 
   private static String describe(Throwable e) {
     return e.getClass().getName()
-        + (e.getMessage() == null ? "" : ": " + ServerText.shown(e.getMessage()));
+        + (e.getMessage() == null ? "" : ": " + TerminalText.escaped(e.getMessage()));
   }
 
   /**
@@ -264,10 +269,10 @@ final class ClientCommand {
 
     @Override
     public SerializableString getEscapeSequence(int c) {
-      // The review's rule for what is invisible or acts on a terminal (VisibleText), so a tag
+      // The review's rule for what is invisible or acts on a terminal (TerminalText), so a tag
       // character or a Hangul filler in a result is as visible here as in review. Jackson hands
       // over a character outside the BMP as its two surrogates, which are escaped as a pair.
-      if (VisibleText.isInvisible(c)) {
+      if (TerminalText.isUnsafe(c)) {
         return new SerializedString(String.format("\\u%04x", c));
       }
       return null;

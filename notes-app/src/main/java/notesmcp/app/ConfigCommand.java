@@ -5,41 +5,69 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import notesmcp.cli.ExitCode;
+import notesmcp.policy.PolicyFile;
+import notesmcp.policy.Posix;
+import notesmcp.policy.ProposalDirectory;
 import notesmcp.policy.Workspace;
-import tools.jackson.databind.SerializationFeature;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.JsonNodeFactory;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code notes-mcp config -root W [-host NAME]}: prints, on stdout, the entry a host needs to start
- * this program as its stdio server for workspace W (issue 10, "Host set-up in one command"): an
- * {@code mcpServers} object for Claude Desktop and Cursor, a {@code .vscode/mcp.json} {@code
- * servers} object for VS Code, and the {@code claude mcp add} command line for Claude Code.
+ * {@code notes-mcp config -root W [-host H] [-policy FILE] [-proposals DIR] [--name N] [--install
+ * [--replace]]}: the entry a host needs to start this program as its stdio server for workspace W.
+ * Without {@code --install} it is printed on stdout in the host's own format ({@link Hosts#print});
+ * with it, it is written into the host's user-level configuration ({@link Hosts#edits}), merged
+ * with what is there, and stdout stays empty: what was written, and where, goes to stderr.
  *
- * <p>Both paths in the entry are absolute: hosts start servers from a working directory of their
- * own. The executable is the one the user ran, as its launcher names it in the system property
- * {@value #EXECUTABLE_PROPERTY} (the {@code ./notes-mcp} script and the installed package's
- * launcher both set it); run some other way, the entry names this JVM and its class path instead.
+ * <p>Every path in the entry is absolute: hosts start servers from a working directory of their
+ * own. W, FILE and DIR are checked as {@code -serve} checks them (so a folder DIR is made, {@code
+ * 0700}, as the server's first start would), and named by their real paths. The executable is the
+ * one the person ran, as its launcher names it in the system property {@value #EXECUTABLE_PROPERTY}
+ * (the {@code ./notes-mcp} script and the installed package's launcher both set it); run some other
+ * way, the entry names this JVM and its class path instead.
  */
 final class ConfigCommand {
   /** Set by the launchers to the absolute path of the executable the user ran. */
   static final String EXECUTABLE_PROPERTY = "notesmcp.executable";
 
-  static final String DEFAULT_HOST = "claude-desktop";
-  static final List<String> HOSTS = List.of("claude-desktop", "cursor", "vscode", "claude-code");
+  static final String DEFAULT_HOST = Hosts.DEFAULT;
+  static final List<String> HOSTS = Hosts.NAMES;
 
-  /** The name the entry gives the server in the host's list. */
+  /** The name the entry gives the server in the host's list, unless {@code --name}. */
   static final String SERVER_NAME = "notes";
+
+  /** What {@code --name} takes: a name every host keeps as it is in its tools' names. */
+  static final String NAME_RULE = "[A-Za-z0-9_-]{1,64}";
+
+  private static final Map<String, String> TITLES =
+      Map.of(
+          "claude-desktop", "Claude Desktop",
+          "cursor", "Cursor",
+          "vscode", "VS Code",
+          "claude-code", "Claude Code",
+          "codex", "Codex",
+          "gemini", "Gemini CLI",
+          "qwen", "Qwen Code");
 
   private ConfigCommand() {}
 
   static ExitCode run(Options options, String executable, PrintStream out, PrintStream err) {
+    return run(options, executable, System.getenv(), out, err);
+  }
+
+  static ExitCode run(
+      Options options,
+      String executable,
+      Map<String, String> env,
+      PrintStream out,
+      PrintStream err) {
     Path root;
+    Workspace workspace;
     try {
-      root = Workspace.at(options.root()).root();
+      workspace = Workspace.at(options.root());
+      root = workspace.root();
       if (!Files.isReadable(root) || !Files.isExecutable(root)) {
         throw new IOException(root + " cannot be read");
       }
@@ -52,13 +80,166 @@ final class ConfigCommand {
               + ")");
       return ExitCode.USAGE;
     }
-    List<String> command = command(executable, root);
-    out.println(entry(options.host(), command));
+    List<String> args = new ArrayList<>(List.of("-serve", "-root", root.toString()));
+    try {
+      if (options.policyFile() != null) {
+        PolicyFile.load(options.policyFile());
+        args.add("-policy");
+        args.add(options.policyFile().toRealPath().toString());
+      }
+      if (options.proposals() != null) {
+        args.add("-proposals");
+        args.add(ProposalDirectory.open(options.proposals(), workspace).path().toString());
+      }
+    } catch (PolicyFile.Invalid | ProposalDirectory.Unusable e) {
+      err.println("notes-mcp: " + e.getMessage());
+      return ExitCode.USAGE;
+    } catch (Posix.Unavailable e) {
+      return ServeCommand.cannotStart(e, err);
+    } catch (IOException e) {
+      err.println("notes-mcp: -policy " + options.policyFile() + ": " + ServeCommand.problem(e));
+      return ExitCode.USAGE;
+    }
+    String name = options.name() == null ? SERVER_NAME : options.name();
+    List<String> command = command(executable, args);
+    Hosts.Server server =
+        new Hosts.Server(name, command.get(0), List.copyOf(command.subList(1, command.size())));
+    if (!options.install()) {
+      out.println(Hosts.print(options.host(), server));
+      return ExitCode.OK;
+    }
+    return install(options.host(), server, options.replace(), env, err);
+  }
+
+  /**
+   * Writes the host's entry: every file's new text is made (and every refusal found) before the
+   * first is written, the server's own file last.
+   */
+  static ExitCode install(
+      String host, Hosts.Server server, boolean replace, Map<String, String> env, PrintStream err) {
+    Map<Path, ConfigFile> files = new LinkedHashMap<>();
+    Map<Path, String> before = new LinkedHashMap<>();
+    Map<Path, String> after = new LinkedHashMap<>();
+    Map<Path, List<String>> said = new LinkedHashMap<>();
+    for (Hosts.Edit edit : Hosts.edits(host, server, env)) {
+      Path path = edit.file();
+      try {
+        if (!files.containsKey(path)) {
+          ConfigFile file = new ConfigFile(path);
+          files.put(path, file);
+          String text = file.read();
+          before.put(path, text);
+          after.put(path, text);
+          said.put(path, new ArrayList<>());
+        }
+        String text = after.get(path);
+        String edited = apply(edit, text, replace);
+        if (!edited.equals(text)) {
+          said.get(path).add(describe(edit));
+        }
+        after.put(path, edited);
+      } catch (ConfigFile.Unusable e) {
+        err.println("notes-mcp: " + e.getMessage());
+        return ExitCode.USAGE;
+      } catch (JsonSplice.Refused e) {
+        err.println("notes-mcp: " + path + " " + e.getMessage() + "; nothing was written");
+        if (e.exists) {
+          err.println(
+              "notes-mcp: add --replace to overwrite it, or --name NAME to add this one beside it");
+        }
+        return ExitCode.USAGE;
+      }
+    }
+    List<Path> written = new ArrayList<>();
+    for (Map.Entry<Path, ConfigFile> entry : files.entrySet()) {
+      Path path = entry.getKey();
+      String text = after.get(path);
+      if (text.equals(before.get(path))) {
+        continue;
+      }
+      Path backup;
+      try {
+        backup = entry.getValue().write(text);
+      } catch (ConfigFile.Unusable e) {
+        err.println("notes-mcp: " + e.getMessage());
+        if (written.isEmpty()) {
+          return ExitCode.USAGE;
+        }
+        err.println("notes-mcp: written before that: " + written + "; run config again");
+        return ExitCode.IO_FAILURE;
+      }
+      written.add(path);
+      err.println(
+          "notes-mcp: wrote "
+              + String.join("; ", said.get(path))
+              + " in "
+              + path
+              + (backup == null ? " (a new file)" : "; the previous file is kept as " + backup));
+    }
+    if (written.isEmpty()) {
+      err.println("notes-mcp: nothing to change: the entry is there already");
+    }
+    err.println("notes-mcp: restart " + TITLES.get(host) + " to load it");
     return ExitCode.OK;
   }
 
-  /** The server's command line: the executable, then {@code -serve -root W}. */
-  static List<String> command(String executable, Path root) {
+  private static String apply(Hosts.Edit edit, String text, boolean replace)
+      throws JsonSplice.Refused {
+    switch (edit.kind()) {
+      case SERVER:
+        return JsonSplice.put(text, edit.flavor(), edit.path(), edit.key(), edit.value(), replace);
+      case LIST:
+        {
+          @SuppressWarnings("unchecked")
+          List<String> values = (List<String>) edit.value();
+          List<String> path = new ArrayList<>(edit.path());
+          path.add(edit.key());
+          return JsonSplice.addStrings(text, edit.flavor(), path, values);
+        }
+      case OWN:
+        {
+          String own = (String) edit.value();
+          if (text == null || text.isBlank() || text.equals(own) || replace) {
+            return own;
+          }
+          throw new JsonSplice.Refused(
+              "exists and differs from " + edit.says() + " that config would write", true);
+        }
+      case TOML:
+        {
+          @SuppressWarnings("unchecked")
+          Map<String, Object> value = (Map<String, Object>) edit.value();
+          return TomlTables.put(text, edit.key(), value, replace);
+        }
+      default:
+        throw new AssertionError(edit.kind());
+    }
+  }
+
+  private static String describe(Hosts.Edit edit) {
+    switch (edit.kind()) {
+      case LIST:
+        {
+          @SuppressWarnings("unchecked")
+          List<String> values = (List<String>) edit.value();
+          return String.join(", ", values)
+              + " "
+              + edit.says()
+              + " ("
+              + edit.path().get(0)
+              + "."
+              + edit.key()
+              + ")";
+        }
+      case OWN:
+        return edit.says();
+      default:
+        return "the MCP server \"" + edit.key() + "\" (" + edit.says() + ")";
+    }
+  }
+
+  /** The server's command line: the executable, then {@code args}. */
+  static List<String> command(String executable, List<String> args) {
     List<String> command = new ArrayList<>();
     Path self = executable == null || executable.isBlank() ? null : Path.of(executable);
     if (self != null && Files.isExecutable(self)) {
@@ -70,66 +251,18 @@ final class ConfigCommand {
       command.add(Path.of(System.getProperty("java.class.path")).toAbsolutePath().toString());
       command.add(Main.class.getName());
     }
-    command.add("-serve");
-    command.add("-root");
-    command.add(root.toString());
+    command.addAll(args);
     return command;
   }
 
-  static String entry(String host, List<String> command) {
-    switch (host) {
-      case "claude-desktop":
-      case "cursor":
-        return json(servers("mcpServers", null, command));
-      case "vscode":
-        return json(servers("servers", "stdio", command));
-      case "claude-code":
-        return claudeCode(command);
-      default:
-        throw new AssertionError(host);
-    }
-  }
-
-  /** {@code {"<key>": {"notes": {["type": type,] "command": ..., "args": [...]}}}}. */
-  private static ObjectNode servers(String key, String type, List<String> command) {
-    ObjectNode root = JsonNodeFactory.instance.objectNode();
-    ObjectNode server = root.putObject(key).putObject(SERVER_NAME);
-    if (type != null) {
-      server.put("type", type);
-    }
-    server.put("command", command.get(0));
-    ArrayNode args = server.putArray("args");
-    for (String arg : command.subList(1, command.size())) {
-      args.add(arg);
-    }
-    return root;
-  }
-
-  private static String json(ObjectNode node) {
-    return JsonMapper.builder()
-        .enable(SerializationFeature.INDENT_OUTPUT)
-        .build()
-        .writeValueAsString(node);
-  }
-
-  /** {@code claude mcp add --transport stdio notes -- CMD ARGS...}, each word shell-quoted. */
-  private static String claudeCode(List<String> command) {
-    StringBuilder line = new StringBuilder("claude mcp add --transport stdio ");
-    line.append(SERVER_NAME).append(" --");
-    for (String word : command) {
-      line.append(' ').append(shellQuote(word));
-    }
-    return line.toString();
-  }
-
   /**
-   * A word as a POSIX shell reads it back unchanged: left bare when it holds only characters no
-   * shell treats specially, else in single quotes (a quote inside becomes {@code '\''}).
+   * The server's command line for workspace {@code root}: the executable, {@code -serve -root W}.
    */
+  static List<String> command(String executable, Path root) {
+    return command(executable, List.of("-serve", "-root", root.toString()));
+  }
+
   static String shellQuote(String word) {
-    if (!word.isEmpty() && word.matches("[A-Za-z0-9_./:@%+,-]+")) {
-      return word;
-    }
-    return "'" + word.replace("'", "'\\''") + "'";
+    return Hosts.shellQuote(word);
   }
 }

@@ -20,10 +20,15 @@ final class Help {
             shows each pending one (destination, bytes, SHA-256, content made inert) and
             asks; only 'yes' approves, 'reject' rejects, anything else skips. Without a
             terminal: lists them and approves nothing. --approve needs the full SHA-256.
-        notes-mcp config -root PATH [-host claude-desktop|cursor|vscode|claude-code]
-            Print the entry a host needs to start this server on PATH (absolute paths):
-            JSON for claude-desktop (the default), cursor and vscode (.vscode/mcp.json),
-            the 'claude mcp add' command line for claude-code.
+        notes-mcp config -root PATH [-host HOST] [-policy FILE] [-proposals DIR]
+                         [--name NAME] [--install [--replace]]
+            The entry a host needs to start this server on PATH (absolute paths), for
+            HOST claude-desktop (the default), cursor, vscode, claude-code, codex,
+            gemini or qwen: printed in the host's own format, or with --install
+            written into the host's user configuration, merged with what is there
+            (a backup beside it); the read-only tools are allowed without a prompt
+            and the others left to the host's confirmation where it can say so.
+            --replace overwrites a server of that name; --name NAME (default notes).
         notes-mcp chat -root PATH -model NAME [-provider ollama|openai] [-model-url URL]
                        [-max-tool-calls N] [-proposals DIR] [-server-command CMD]
             An assistant over this server: your messages from stdin, one per line, until
@@ -54,6 +59,9 @@ final class Help {
         -reject ID           review: reject proposal ID
         -server-command CMD  the server to start instead of this program's -serve
         -host NAME           config: the host to write the entry for (default claude-desktop)
+        -install, -replace   config: write the entry into the host's file; overwrite one
+                             of the same name
+        -name NAME           config: the server's name in the host's list (default notes)
         -help, -version
 
       Exit codes (client): 0 success; 1 the tool returned isError; 2 usage error;

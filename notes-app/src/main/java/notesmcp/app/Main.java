@@ -11,7 +11,10 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.function.Supplier;
-import notesmcp.jsonrpc.LogStream;
+import notesmcp.cli.ControllingTerminal;
+import notesmcp.cli.ExitCode;
+import notesmcp.cli.UsageException;
+import notesmcp.cli.Version;
 
 /**
  * The {@code notes-mcp} program: {@code -serve} runs the MCP server on stdin/stdout; {@code review}
@@ -37,7 +40,7 @@ public final class Main {
    * protocol messages only: the real one is kept for them, and {@code System.out} is pointed at the
    * log. Every diagnostic ({@code System.out}, {@code System.err}, stack traces, the shutdown path)
    * goes through one {@link LogStream}, which drops and counts lines rather than wait for a stderr
-   * nobody reads (CONTRACT §5).
+   * nobody reads (docs/behaviour.md, "Limits").
    */
   static void main(String[] args, Seams seams) {
     OutputStream stdout = new FileOutputStream(FileDescriptor.out);
@@ -60,7 +63,7 @@ public final class Main {
     System.exit(run(args, stdin, stdout, log, seams));
   }
 
-  /** Runs one command line; returns the exit code (CONTRACT §2). */
+  /** Runs one command line; returns the exit code (docs/behaviour.md, "Command line"). */
   static int run(String[] args, InputStream in, OutputStream out, PrintStream err) {
     return run(args, in, out, err, Seams.NONE);
   }

@@ -2,14 +2,13 @@ package notesmcp.app;
 
 import java.util.ArrayList;
 import java.util.List;
-import notesmcp.mcp.CancelToken;
-import notesmcp.mcp.Implementation;
-import notesmcp.mcp.Tool;
-import notesmcp.mcp.ToolResult;
-import notesmcp.mcp.Tools;
+import java.util.function.BooleanSupplier;
+import notesmcp.mcp.Protocol.Implementation;
+import notesmcp.mcp.server.Tools;
+import notesmcp.mcp.server.Tools.Tool;
 import notesmcp.policy.Notes;
-import notesmcp.policy.Outcome;
-import notesmcp.policy.Requester;
+import notesmcp.policy.Notes.Outcome;
+import notesmcp.policy.Notes.Requester;
 import notesmcp.policy.ToolDefinition;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -40,9 +39,9 @@ final class NoteTools implements Tools {
   }
 
   /**
-   * The hints a host reads to decide what needs a person's yes (issue 11): "readOnlyHint: If true,
-   * the tool does not modify its environment" (spec, ToolAnnotations). {@code propose_note} records
-   * a proposal: not read-only, but additive (never destructive) and closed-world.
+   * The hints a host reads to decide what needs a person's yes (docs/chat.md): "readOnlyHint: If
+   * true, the tool does not modify its environment" (spec, ToolAnnotations). {@code propose_note}
+   * records a proposal: not read-only, but additive (never destructive) and closed-world.
    */
   private static ObjectNode annotations(String name, boolean readOnly) {
     ObjectNode hints = JsonNodeFactory.instance.objectNode();
@@ -64,10 +63,10 @@ final class NoteTools implements Tools {
   }
 
   @Override
-  public ToolResult call(
-      String name, String rawArguments, Implementation client, CancelToken token) {
+  public Tools.Result call(
+      String name, String rawArguments, Implementation client, BooleanSupplier cancelled) {
     Requester requester = client == null ? null : new Requester(client.name(), client.version());
-    Outcome outcome = notes.execute(name, rawArguments, requester, token);
-    return new ToolResult(outcome.text(), outcome instanceof Outcome.Refusal);
+    Outcome outcome = notes.execute(name, rawArguments, requester, cancelled);
+    return new Tools.Result(outcome.text(), outcome instanceof Outcome.Refusal);
   }
 }

@@ -6,7 +6,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import notesmcp.jsonrpc.Codec;
+import notesmcp.cli.DurationText;
+import notesmcp.cli.Flag;
+import notesmcp.cli.UsageException;
+import notesmcp.text.JsonInput;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
@@ -16,12 +19,13 @@ import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.json.JsonFactory;
 
 /**
- * The parsed command line (CONTRACT §2). Every flag takes one or two dashes, and a value either as
- * the next word or after {@code =}: {@code -root W}, {@code --root W}, {@code --root=W}. The word
- * {@code review} selects the review mode: {@code notes-mcp review -root W -proposals DIR [--approve
- * ID --sha256 HEX | --reject ID]}, "single- and double-dash spellings both work, in any order"
- * (approvals issue). The word {@code config} prints a host's configuration entry: {@code notes-mcp
- * config -root W [-host NAME]} (issue 10).
+ * The parsed command line (docs/behaviour.md, "Command line"). Every flag takes one or two dashes,
+ * and a value either as the next word or after {@code =}: {@code -root W}, {@code --root W}, {@code
+ * --root=W}. The word {@code review} selects the review mode: {@code notes-mcp review -root W
+ * -proposals DIR [--approve ID --sha256 HEX | --reject ID]}, "single- and double-dash spellings
+ * both work, in any order" (docs/approvals.md). The word {@code config} prints a host's
+ * configuration entry: {@code notes-mcp config -root W [-host NAME] [--install]} (README, "Using it
+ * from a host").
  */
 record Options(
     Mode mode,
@@ -37,7 +41,10 @@ record Options(
     String sha256,
     String reject,
     boolean verbose,
-    String host) {
+    String host,
+    boolean install,
+    boolean replace,
+    String name) {
 
   enum Mode {
     HELP,
@@ -53,7 +60,7 @@ record Options(
 
   /** Flags that take no value. */
   private static final Set<String> SWITCHES =
-      Set.of("help", "h", "version", "serve", "v", "verbose");
+      Set.of("help", "h", "version", "serve", "v", "verbose", "install", "replace");
 
   /** Flags that take a value. */
   private static final Set<String> VALUED =
@@ -69,7 +76,8 @@ record Options(
           "approve",
           "sha256",
           "reject",
-          "host");
+          "host",
+          "name");
 
   static Options parse(List<String> args) throws UsageException {
     boolean serve = false;
@@ -90,6 +98,9 @@ record Options(
     String sha256 = null;
     String reject = null;
     boolean verbose = false;
+    boolean install = false;
+    boolean replace = false;
+    String name = null;
     for (int i = 0; i < args.size(); i++) {
       String word = args.get(i);
       if (word.equals("review") && !review && !config) {
@@ -110,18 +121,21 @@ record Options(
         case "version" -> version = true;
         case "serve" -> serve = true;
         case "v", "verbose" -> verbose = true;
-        case "root" -> root = Path.of(flag.value);
+        case "root" -> root = flag.path();
         case "tool" -> tool = flag.value;
         case "args" -> arguments = compactObject(flag.value);
         case "timeout" -> timeout = duration(flag.value);
-        case "policy" -> policy = Path.of(flag.value);
-        case "server-command" -> serverCommand = flag.value;
+        case "policy" -> policy = flag.path();
+        case "server-command" -> serverCommand = flag.command();
         case "max-calls" -> maxCalls = count(flag.value);
-        case "proposals" -> proposals = Path.of(flag.value);
+        case "proposals" -> proposals = flag.path();
         case "approve" -> approve = flag.value;
         case "sha256" -> sha256 = sha256(flag.value);
         case "reject" -> reject = flag.value;
         case "host" -> host = flag.value;
+        case "install" -> install = true;
+        case "replace" -> replace = true;
+        case "name" -> name = flag.value;
         default -> throw new AssertionError(flag.name);
       }
     }
@@ -146,7 +160,10 @@ record Options(
             sha256,
             reject,
             verbose,
-            host);
+            host,
+            install,
+            replace,
+            name);
     if (review) {
       return parsed.forReview(serve);
     }
@@ -156,8 +173,9 @@ record Options(
     if (approve != null || sha256 != null || reject != null) {
       throw new UsageException("--approve, --sha256 and --reject go with the review command only");
     }
-    if (host != null) {
-      throw new UsageException("-host goes with the config command only");
+    if (host != null || install || replace || name != null) {
+      throw new UsageException(
+          "-host, --install, --replace and --name go with the config command only");
     }
     return serve ? parsed.forServe() : parsed.forClient();
   }
@@ -167,7 +185,14 @@ record Options(
   }
 
   private Options forReview(boolean serve) throws UsageException {
-    if (serve || hasClientFlags() || policyFile != null || maxCalls != null || host != null) {
+    if (serve
+        || hasClientFlags()
+        || policyFile != null
+        || maxCalls != null
+        || host != null
+        || install
+        || replace
+        || name != null) {
       throw new UsageException(
           "review takes only -root, -proposals, and --approve ID --sha256 HEX or --reject ID");
     }
@@ -188,13 +213,20 @@ record Options(
   private Options forConfig(boolean serve) throws UsageException {
     if (serve
         || hasClientFlags()
-        || policyFile != null
         || maxCalls != null
-        || proposals != null
         || approve != null
         || sha256 != null
         || reject != null) {
-      throw new UsageException("config takes only -root PATH and -host NAME");
+      throw new UsageException(
+          "config takes only -root PATH, -host NAME, -policy FILE, -proposals DIR, --name NAME,"
+              + " --install and --replace");
+    }
+    if (replace && !install) {
+      throw new UsageException("--replace goes with --install");
+    }
+    if (name != null && !name.matches(ConfigCommand.NAME_RULE)) {
+      throw new UsageException(
+          "--name takes 1 to 64 letters, digits, '-' or '_', not \"" + name + "\"");
     }
     if (root == null) {
       throw new UsageException("config needs -root PATH, the workspace folder the host will serve");
@@ -213,15 +245,18 @@ record Options(
         null,
         null,
         null,
+        policyFile,
         null,
         null,
-        null,
-        null,
+        proposals,
         null,
         null,
         null,
         false,
-        named);
+        named,
+        install,
+        replace,
+        name);
   }
 
   private Options forServe() throws UsageException {
@@ -262,17 +297,22 @@ record Options(
         sha256,
         reject,
         verbose,
-        host);
+        host,
+        install,
+        replace,
+        name);
   }
 
   private static Options only(Mode mode) {
     return new Options(
-        mode, null, null, null, null, null, null, null, null, null, null, null, false, null);
+        mode, null, null, null, null, null, null, null, null, null, null, null, false, null, false,
+        false, null);
   }
 
   /**
-   * "--sha256 takes the full 64 hex digits (either case), never a prefix" (approvals issue). Only
-   * the form is checked here; whether it is the proposal's is the approval's to decide.
+   * {@code --sha256} takes the full 64 hex digits (either case), never a prefix
+   * (docs/approvals.md). Only the form is checked here; whether it is the proposal's is the
+   * approval's to decide.
    */
   private static String sha256(String text) throws UsageException {
     if (!text.matches("[0-9a-fA-F]{64}")) {
@@ -323,7 +363,7 @@ record Options(
         throw new UsageException("-args must hold exactly one JSON object");
       }
     } catch (JacksonException e) {
-      throw new UsageException("-args is not valid JSON: " + Codec.describe(e));
+      throw new UsageException("-args is not valid JSON: " + JsonInput.describe(e));
     }
     return out.toString();
   }

@@ -1,24 +1,21 @@
 package notesmcp.app;
 
 import java.nio.file.Path;
+import notesmcp.policy.Notes.Requester;
 import notesmcp.policy.Proposal;
 import notesmcp.policy.Recorded;
 import notesmcp.policy.Recorded.Damaged;
 import notesmcp.policy.Recorded.Valid;
-import notesmcp.policy.Requester;
+import notesmcp.text.TerminalText;
 
 /**
- * How {@code review} shows a pending proposal to a person: "the destination path, the exact content
- * with control characters and terminal escape sequences made visible ..., the byte length and the
- * SHA-256" (approvals issue), and the client that asked, labelled unverified. Everything that came
- * from a record goes through {@link VisibleText}. {@link #content} and {@link #CONTENT_KEY} are
- * public for the chat mode (module notes-chat), whose confirmation shows a proposal as review will.
+ * How {@code review} shows a pending proposal to a person (docs/approvals.md): the destination
+ * path, the byte length, the SHA-256, the exact content with every control character, escape
+ * sequence and invisible character made visible, and the client that asked, labelled unverified.
+ * Everything that came from a record is shown in {@link TerminalText}'s visible form; the chat's
+ * confirmation shows a proposal's content the same way ({@link TerminalText#gutter}).
  */
-public final class ProposalView {
-  public static final String CONTENT_KEY =
-      "(escaped: \\\\ is one backslash; \\n \\r \\t \\xNN \\uNNNN \\UNNNNNNNN stand for one"
-          + " character)";
-
+final class ProposalView {
   private ProposalView() {}
 
   /** The block for one entry, ending with a newline. */
@@ -28,19 +25,19 @@ public final class ProposalView {
       return "Damaged proposal "
           + damaged.id()
           + "\n  problem      "
-          + VisibleText.render(damaged.problem())
+          + TerminalText.visible(damaged.problem())
           + "\n  It cannot be approved; it can be rejected.\n";
     }
     Proposal proposal = ((Valid) entry).proposal();
     StringBuilder out = new StringBuilder(256 + proposal.content().length());
     out.append("Proposal ").append(proposal.id()).append('\n');
-    field(out, "destination", VisibleText.render(destination.toString()));
+    field(out, "destination", TerminalText.visible(destination.toString()));
     field(out, "bytes", Integer.toString(proposal.bytes().length));
     field(out, "sha256", proposal.sha256());
     field(out, "created", proposal.createdAt().toString());
     field(out, "requested by", requester(proposal.requester()));
-    field(out, "content", CONTENT_KEY);
-    out.append(content(proposal.content()));
+    field(out, "content", TerminalText.KEY);
+    out.append(TerminalText.gutter(proposal.content()));
     return out.toString();
   }
 
@@ -65,22 +62,6 @@ public final class ProposalView {
    * version {@code b" version "c}. The rendering holds no quote of its own to confuse with it.
    */
   private static String quoted(String text) {
-    return VisibleText.render(text).replace("\"", "\\x22");
-  }
-
-  /** The content, each line behind a gutter, so no line of it can pass for review output. */
-  public static String content(String content) {
-    if (content.isEmpty()) {
-      return "    (empty)\n";
-    }
-    String rendered = VisibleText.render(content);
-    if (rendered.endsWith("\n")) {
-      rendered = rendered.substring(0, rendered.length() - 1);
-    }
-    StringBuilder out = new StringBuilder(rendered.length() + 64);
-    for (String line : rendered.split("\n", -1)) {
-      out.append("    | ").append(line).append('\n');
-    }
-    return out.toString();
+    return TerminalText.visible(text).replace("\"", "\\x22");
   }
 }

@@ -8,6 +8,8 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
+import notesmcp.cli.ControllingTerminal;
+import notesmcp.cli.ExitCode;
 import notesmcp.policy.Approvals;
 import notesmcp.policy.Approvals.Decision;
 import notesmcp.policy.FileProblem;
@@ -17,10 +19,11 @@ import notesmcp.policy.ReadRule;
 import notesmcp.policy.Recorded;
 import notesmcp.policy.Recorded.Valid;
 import notesmcp.policy.Workspace;
+import notesmcp.text.TerminalText;
 
 /**
  * {@code notes-mcp review -root W -proposals DIR [--approve ID --sha256 HEX | --reject ID]}: the
- * trusted approval path, run by a person in their own terminal, outside MCP (approvals issue,
+ * trusted approval path, run by a person in their own terminal, outside MCP (docs/approvals.md,
  * "Review, outside MCP"). It first completes any interrupted commit, then:
  *
  * <ul>
@@ -67,7 +70,7 @@ final class ReviewCommand {
 
   /**
    * The approval path over the folders the options name, or null after saying why not. Nothing is
-   * created before both folders are checked (CONTRACT §5).
+   * created before both folders are checked (docs/behaviour.md, "Limits").
    */
   private static Approvals open(Options options, PrintStream err, Seams seams) {
     try {
@@ -117,7 +120,7 @@ final class ReviewCommand {
 
   /**
    * "Without a terminal, review lists each pending proposal (id, destination, byte length, SHA-256)
-   * and approves nothing" (approvals issue).
+   * and approves nothing" (docs/approvals.md).
    */
   private static ExitCode list(
       List<Recorded> pending,
@@ -149,9 +152,9 @@ final class ReviewCommand {
   private static String command(Recorded entry, Options options) {
     String base =
         "notes-mcp review -root "
-            + VisibleText.render(options.root().toString())
+            + TerminalText.visible(options.root().toString())
             + " -proposals "
-            + VisibleText.render(options.proposals().toString());
+            + TerminalText.visible(options.proposals().toString());
     if (entry instanceof Valid) {
       return base + " --approve " + entry.id() + " --sha256 " + ((Valid) entry).proposal().sha256();
     }
@@ -192,7 +195,7 @@ final class ReviewCommand {
   private static String prompt(Recorded entry, Approvals approvals) {
     if (entry instanceof Valid) {
       return "Type yes to create "
-          + VisibleText.render(destination(entry, approvals).toString())
+          + TerminalText.visible(destination(entry, approvals).toString())
           + " with exactly these bytes, reject to reject it, anything else to skip: ";
     }
     return "Type reject to reject this damaged proposal, anything else to skip: ";

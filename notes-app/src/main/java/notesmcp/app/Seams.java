@@ -2,15 +2,16 @@ package notesmcp.app;
 
 import java.io.PrintStream;
 import java.util.function.Consumer;
-import notesmcp.mcp.Tools;
+import notesmcp.mcp.server.Tools;
 import notesmcp.policy.ReadRule;
 
 /**
  * What a test may put around the real program, and nothing else can: package-private, so only code
- * in this package supplies one, and the shipped program always runs with {@link #NONE} (issue 9:
- * the shipped program has no test hooks, no property or flag a user could flip). The tests' own
- * main ({@code notes-app/src/test/java/notesmcp/app/TestMain}) overrides these to keep calls
- * waiting until they are cancelled, or to stop a review at a commit's checkpoint as a crash would.
+ * in this package supplies one, and the shipped program always runs with {@link #NONE} (README,
+ * "Tests": the shipped program has no test hooks, no property or flag a user could flip). The
+ * tests' own main ({@code notes-app/src/test/java/notesmcp/app/TestMain}) overrides these to keep
+ * calls waiting until they are cancelled, or to stop a review at a commit's checkpoint as a crash
+ * would.
  */
 class Seams {
   /** The program as shipped: the real tools, and checkpoints that do nothing. */

@@ -7,9 +7,11 @@ import java.io.PrintStream;
 import java.nio.file.FileSystemException;
 import java.time.Clock;
 import java.time.Duration;
-import notesmcp.mcp.Implementation;
-import notesmcp.mcp.Server;
-import notesmcp.mcp.Versions;
+import notesmcp.cli.ExitCode;
+import notesmcp.cli.Version;
+import notesmcp.mcp.Protocol;
+import notesmcp.mcp.Protocol.Implementation;
+import notesmcp.mcp.server.Server;
 import notesmcp.policy.FileProblem;
 import notesmcp.policy.Notes;
 import notesmcp.policy.Policy;
@@ -27,7 +29,7 @@ import notesmcp.policy.Workspace;
 final class ServeCommand {
   /**
    * How long the SIGTERM hook waits for replies already made to be written: a stdout nobody reads
-   * must not keep the process past a second ({@code docs/behaviour.md}, "Limits").
+   * must not keep the process past its second ({@code docs/behaviour.md}, "Limits").
    */
   private static final Duration FLUSH_ON_SIGTERM = Duration.ofMillis(250);
 
@@ -83,9 +85,9 @@ final class ServeCommand {
             + ": serving "
             + workspace.root()
             + " on stdio (MCP "
-            + Versions.MODERN
+            + Protocol.MODERN
             + "; "
-            + String.join(", ", Versions.LEGACY)
+            + String.join(", ", Protocol.LEGACY)
             + " after initialize);"
             + " readable "
             + policy.readable()
@@ -98,6 +100,10 @@ final class ServeCommand {
             + (proposals == null
                 ? "in memory (discarded on exit)"
                 : "kept in " + proposals.path() + " for 'notes-mcp review'"));
+    String limitation = workspace.mountLimitation();
+    if (limitation != null) {
+      err.println("notes-mcp: " + limitation);
+    }
     // SIGTERM: replies already made get a bounded moment to leave; the hook never writes itself,
     // so a stdout nobody reads cannot hold the exit.
     Thread flushOnSignal =
@@ -141,8 +147,8 @@ final class ServeCommand {
   }
 
   /**
-   * An executable that cannot start fails loudly ({@code docs/behaviour.md}, "Command line"); never
-   * a fallback.
+   * "An executable that cannot start MUST fail loudly" (docs/behaviour.md, "Command line"); never a
+   * fallback.
    */
   static ExitCode cannotStart(Posix.Unavailable e, PrintStream err) {
     err.println("notes-mcp: cannot start: " + e.getMessage());

@@ -21,9 +21,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The approvals issue's guarantees, end to end with the real executable: a proposal survives a
- * killed server, a review killed mid-commit is completed by the next one, two reviewers make one
- * file, and an existing destination or a tampered record is refused.
+ * docs/approvals.md's guarantees, end to end with the real executable: a proposal survives a killed
+ * server, a review killed mid-commit is completed by the next one, two reviewers make one file, and
+ * an existing destination or a tampered record is refused.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ApprovalsIT {
@@ -142,7 +142,7 @@ class ApprovalsIT {
     }
   }
 
-  /** "Inject a crash between file creation and the status update" (approvals issue). */
+  /** "Inject a crash between file creation and the status update" (docs/approvals.md). */
   @ParameterizedTest
   @ValueSource(strings = {"after-link", "after-unlink"})
   void aReviewKilledAfterCreatingTheNoteIsCompletedByTheNextReview(String point) throws Exception {

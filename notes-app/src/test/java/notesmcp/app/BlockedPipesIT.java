@@ -25,10 +25,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * CONTRACT §5, "Back-pressure, not refusal" and "Nothing on the side blocks the protocol", against
- * the real executable with real pipes that the test deliberately leaves unread (issue 8, defects 3,
- * 4 and 5). Unlike {@link WireServer}, which always drains both of the child's output pipes, these
- * tests decide when (and whether) stdout and stderr are read.
+ * docs/behaviour.md, "Limits", "Back-pressure, not refusal" and "Nothing on the side blocks the
+ * protocol", against the real executable with real pipes that the test deliberately leaves unread.
+ * Unlike {@link WireServer}, which always drains both of the child's output pipes, these tests
+ * decide when (and whether) stdout and stderr are read.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class BlockedPipesIT {

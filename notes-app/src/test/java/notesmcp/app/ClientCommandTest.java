@@ -10,14 +10,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import notesmcp.cli.ExitCode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The client modes' exit codes (CONTRACT §2), against a stand-in server: a few lines of {@code sh}
- * that answer each request carrying an id with the next canned line ({@code EXIT:n} exits).
+ * The client modes' exit codes (docs/behaviour.md, "Command line"), against a stand-in server: a
+ * few lines of {@code sh} that answer each request carrying an id with the next canned line ({@code
+ * EXIT:n} exits).
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class ClientCommandTest {
@@ -187,10 +189,13 @@ class ClientCommandTest {
   void emptyServerCommandIsAUsageError() {
     assertThat(run("-server-command", " ")).isEqualTo(2);
 
-    assertThat(err()).isEqualTo("notes-mcp: -server-command is empty" + System.lineSeparator());
+    assertThat(err())
+        .startsWith(
+            "notes-mcp: -server-command needs a command, not an empty one"
+                + System.lineSeparator());
   }
 
-  // --- issue 10: quiet about the server unless asked, yet never silent about why it failed ---
+  // --- quiet about the server unless asked, yet never silent about why it failed ---
 
   @Test
   void theServersStderrIsNotShownWhenAllGoesWell() throws IOException {
@@ -304,6 +309,9 @@ class ClientCommandTest {
             null,
             null,
             null,
+            false,
+            null,
+            false,
             false,
             null);
 

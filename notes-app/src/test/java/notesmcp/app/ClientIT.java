@@ -69,7 +69,8 @@ class ClientIT {
     assertThat(tools.get(1).at("/inputSchema/additionalProperties").asBoolean(true)).isFalse();
     assertThat(tools.get(1).has("description")).isTrue();
     for (JsonNode tool : tools) {
-      // CONTRACT §2: "print its tool definitions (name, description, inputSchema)".
+      // docs/behaviour.md, "Command line": "print its tool definitions (name, description,
+      // inputSchema)".
       assertThat(tool.propertyNames()).containsExactly("name", "description", "inputSchema");
     }
     assertThat(run.err()).contains("modern era, protocol 2026-07-28");

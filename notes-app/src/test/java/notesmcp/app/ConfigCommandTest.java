@@ -8,6 +8,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import notesmcp.cli.ExitCode;
+import notesmcp.cli.UsageException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -58,17 +60,47 @@ class ConfigCommandTest {
   }
 
   @Test
-  void configTakesOnlyRootAndHost() {
+  void configTakesOnlyItsOwnFlags() {
     for (List<String> args :
         List.of(
             List.of("config", "-root", "w", "-tool", "read_note"),
             List.of("config", "-root", "w", "-serve"),
-            List.of("config", "-root", "w", "-proposals", "p"),
+            List.of("config", "-root", "w", "-max-calls", "3"),
             List.of("config", "-root", "w", "config"))) {
       assertThatThrownBy(() -> Options.parse(args)).isInstanceOf(UsageException.class);
     }
-    assertThatThrownBy(() -> Options.parse(List.of("-root", "w", "-host", "cursor")))
-        .hasMessage("-host goes with the config command only");
+    assertThatThrownBy(() -> Options.parse(List.of("config", "-root", "w", "-serve")))
+        .hasMessage(
+            "config takes only -root PATH, -host NAME, -policy FILE, -proposals DIR, --name NAME,"
+                + " --install and --replace");
+    for (String flag : List.of("-host", "--name")) {
+      assertThatThrownBy(() -> Options.parse(List.of("-root", "w", flag, "cursor")))
+          .hasMessage("-host, --install, --replace and --name go with the config command only");
+    }
+    assertThatThrownBy(() -> Options.parse(List.of("-root", "w", "--install")))
+        .hasMessage("-host, --install, --replace and --name go with the config command only");
+  }
+
+  @Test
+  void configTakesThePolicyAndTheProposalsFolderForTheEntry() throws UsageException {
+    Options options =
+        Options.parse(
+            List.of("config", "-root", "w", "-policy", "p.json", "-proposals", "d", "--install"));
+
+    assertThat(options.policyFile()).isEqualTo(Path.of("p.json"));
+    assertThat(options.proposals()).isEqualTo(Path.of("d"));
+    assertThat(options.install()).isTrue();
+    assertThat(options.replace()).isFalse();
+  }
+
+  @Test
+  void replaceWithoutInstallAndABadNameAreUsageErrors() {
+    assertThatThrownBy(() -> Options.parse(List.of("config", "-root", "w", "--replace")))
+        .hasMessage("--replace goes with --install");
+    for (String name : List.of("", "my notes", "a.b", "x".repeat(65), "ü")) {
+      assertThatThrownBy(() -> Options.parse(List.of("config", "-root", "w", "--name", name)))
+          .hasMessage("--name takes 1 to 64 letters, digits, '-' or '_', not \"" + name + "\"");
+    }
   }
 
   @Test

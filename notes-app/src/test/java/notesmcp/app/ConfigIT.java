@@ -19,10 +19,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * {@code notes-mcp config -root W [-host NAME]} through the real launcher (issue 10): for each host
- * a valid entry naming the executable that ran and W, both absolute and existing, in a folder whose
- * name has spaces and quotes; the entry actually starts a working server; bad input is a usage
- * error with nothing on stdout.
+ * {@code notes-mcp config -root W [-host NAME]} through the real launcher (README, "Using it from a
+ * host"): for each host a valid entry naming the executable that ran and W, both absolute and
+ * existing, in a folder whose name has spaces and quotes; the entry actually starts a working
+ * server; {@code -policy} and {@code -proposals} are checked as {@code -serve} checks them and
+ * named by their real paths; {@code --install} writes the host's file and nothing on stdout; bad
+ * input is a usage error with nothing on stdout.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ConfigIT {
@@ -84,6 +86,8 @@ class ConfigIT {
             "claude",
             "mcp",
             "add",
+            "--scope",
+            "user",
             "--transport",
             "stdio",
             "notes",
@@ -149,6 +153,120 @@ class ConfigIT {
     ClientIT.Run none = ClientIT.run("config");
     assertThat(none.exit()).isEqualTo(2);
     assertThat(none.err()).contains("config needs -root PATH");
+  }
+
+  @Test
+  void codexEntryIsTomlTablesWithEveryToolButTheReadsAsked() throws Exception {
+    ClientIT.Run run = ClientIT.run("config", "-root", workspace.toString(), "-host", "codex");
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    JsonNode server =
+        new tools.jackson.dataformat.toml.TomlMapper()
+            .readTree(run.out())
+            .path("mcp_servers")
+            .path("notes");
+    assertCommand(server);
+    assertThat(server.path("default_tools_approval_mode").asString()).isEqualTo("prompt");
+    for (String tool : HostTools.READ_ONLY) {
+      assertThat(server.at("/tools/" + tool + "/approval_mode").asString()).isEqualTo("approve");
+    }
+    assertThat(server.path("tools").size()).isEqualTo(HostTools.READ_ONLY.size());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"gemini", "qwen"})
+  void geminiAndQwenEntriesAreUntrusted(String host) throws Exception {
+    ClientIT.Run run = ClientIT.run("config", "-root", workspace.toString(), "-host", host);
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    JsonNode server = run.json().path("mcpServers").path("notes");
+    assertCommand(server);
+    assertThat(server.path("trust").isBoolean()).isTrue();
+    assertThat(server.path("trust").asBoolean()).isFalse();
+  }
+
+  @Test
+  void thePolicyAndTheProposalsFolderGoIntoTheEntryByTheirRealPaths() throws Exception {
+    Path policy = Files.writeString(dir.resolve("policy.json"), "{\"readable\": [\"notes.txt\"]}");
+    Path proposals = dir.resolve("new/proposals");
+    ClientIT.Run run =
+        ClientIT.run(
+            "config",
+            "-root",
+            workspace.toString(),
+            "-policy",
+            policy.toString(),
+            "-proposals",
+            proposals.toString());
+
+    assertThat(run.exit()).as(run.err()).isZero();
+    List<String> args = new ArrayList<>();
+    run.json().at("/mcpServers/notes/args").forEach(a -> args.add(a.asString()));
+    assertThat(args)
+        .containsExactly(
+            "-serve",
+            "-root",
+            workspace.toRealPath().toString(),
+            "-policy",
+            policy.toRealPath().toString(),
+            "-proposals",
+            proposals.toRealPath().toString());
+    // Made as the server's first start would make it: owner-only.
+    assertThat(
+            java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(proposals)))
+        .isEqualTo("rwx------");
+  }
+
+  @Test
+  void aBadPolicyOrAProposalsFolderInsideTheWorkspaceIsAUsageError() throws Exception {
+    Path policy = Files.writeString(dir.resolve("bad.json"), "{\"readable\": 3}");
+    ClientIT.Run badPolicy =
+        ClientIT.run("config", "-root", workspace.toString(), "-policy", policy.toString());
+    assertThat(badPolicy.exit()).isEqualTo(2);
+    assertThat(badPolicy.out()).isEmpty();
+    assertThat(badPolicy.err())
+        .isEqualTo(
+            "notes-mcp: policy file " + policy + ": \"readable\" must be an array of note names\n");
+
+    Path inside = workspace.resolve("proposals");
+    ClientIT.Run badFolder =
+        ClientIT.run("config", "-root", workspace.toString(), "-proposals", inside.toString());
+    assertThat(badFolder.exit()).isEqualTo(2);
+    assertThat(badFolder.out()).isEmpty();
+    assertThat(badFolder.err()).contains("is inside the workspace");
+    assertThat(inside).doesNotExist();
+  }
+
+  @Test
+  void installWritesTheHostsFileAndNothingOnStdout() throws Exception {
+    Path home = Files.createDirectories(dir.resolve("home"));
+    ProcessBuilder builder =
+        new ProcessBuilder(
+            WireServer.launcher().toString(),
+            "config",
+            "-root",
+            workspace.toString(),
+            "-host",
+            "vscode",
+            "--install");
+    builder.environment().put("HOME", home.toString());
+    builder.environment().remove("XDG_CONFIG_HOME");
+    Process vscode = builder.start();
+    vscode.getOutputStream().close();
+    String vsOut = new String(vscode.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String vsErr = new String(vscode.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(vscode.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(vscode.exitValue()).as(vsErr).isZero();
+    assertThat(vsOut).isEmpty();
+    Path mcp = home.resolve(".config/Code/User/mcp.json");
+    assertThat(vsErr)
+        .isEqualTo(
+            "notes-mcp: wrote the MCP server \"notes\" (servers.notes) in "
+                + mcp
+                + " (a new file)\nnotes-mcp: restart VS Code to load it\n");
+    JsonNode server = WireServer.JSON.readTree(Files.readString(mcp)).path("servers").path("notes");
+    assertCommand(server);
   }
 
   private void assertCommand(JsonNode server) throws IOException {

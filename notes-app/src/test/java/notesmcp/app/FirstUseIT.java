@@ -8,19 +8,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import notesmcp.cli.Version;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What a new user meets first (issue 10, part 5): {@code ./notes-mcp} in a checkout with no {@code
- * target/} builds the program and says so on stderr, in plain text (no terminal escape codes from
- * Maven); and a built checkout that is copied ({@code cp -a}) or moved starts without a single
- * start-up-cache warning from the JVM (the launcher sees that its cache was made for the jar at
- * another path and makes a new one).
+ * What a new user meets first (README, "Install" and "Tests"): {@code ./notes-mcp} in a checkout
+ * with no {@code target/} builds the program and says so on stderr, in plain text (no terminal
+ * escape codes from Maven); and a built checkout that is copied ({@code cp -a}) or moved starts
+ * without a single start-up-cache warning from the JVM (the launcher sees that its cache was made
+ * for the jar at another path and makes a new one).
  *
  * <p>The first-use builds ({@code --version}: notes-app; {@code chat}: notes-chat) run as on a
  * fresh machine: in a copy of the sources without the test fixtures (no {@code interop/}: a reactor
@@ -47,6 +49,10 @@ class FirstUseIT {
             "pom.xml",
             "notes-mcp",
             "examples",
+            "untrusted-text/pom.xml",
+            "untrusted-text/src",
+            "notes-cli/pom.xml",
+            "notes-cli/src",
             "notes-policy/pom.xml",
             "notes-policy/src",
             "mcp-stdio/pom.xml",
@@ -104,6 +110,26 @@ class FirstUseIT {
     assertThat(checkout.resolve("interop")).doesNotExist();
   }
 
+  /**
+   * Under umask 000, the first-use builds, the start-up cache and their locks leave nothing that
+   * another user could change: the jar is code this user runs (docs/packaging.md, "The start-up
+   * cache").
+   */
+  @Test
+  void underUmask000TheFirstUseBuildLeavesNothingThatOthersCanWrite() throws Exception {
+    assertThat(firstUse.exit()).as(firstUse.err()).isZero();
+    assertThat(chatFirstUse.exit()).as(chatFirstUse.err()).isZero();
+    assertThat(LocalUsers.ownerAndMode(checkout.resolve(".build.lock"))).endsWith(" 600");
+    Map<String, String> built = LocalUsers.ownersAndModes(checkout.resolve("notes-app/target"));
+    assertThat(built).containsKey("jvm-cache").containsKey("notes-mcp.jar").containsKey("chat");
+    for (Map.Entry<String, String> entry : built.entrySet()) {
+      Path path = checkout.resolve("notes-app/target").resolve(entry.getKey());
+      if (!Files.isSymbolicLink(path)) {
+        assertThat(entry.getValue()).as(entry.getKey()).matches("\\d+ [0-7]?[0-7][0145][0145]");
+      }
+    }
+  }
+
   @Test
   void theChatModesFirstUseBuildsItFromTheSourcesAlone() {
     assertThat(chatFirstUse.exit()).as(chatFirstUse.err()).isZero();
@@ -111,15 +137,17 @@ class FirstUseIT {
     assertThat(chatFirstUse.err())
         .contains("first run, building the chat mode")
         .doesNotContain("\u001b");
-    assertThat(checkout.resolve("notes-app/target/chat/notes-chat-" + Version.VALUE + ".jar"))
+    assertThat(checkout.resolve("notes-chat/target/chat/notes-chat-" + Version.VALUE + ".jar"))
         .isRegularFile();
     assertThat(repository.resolve("io/github/notesmcp")).doesNotExist();
   }
 
   @Test
-  void aCopiedOrMovedCheckoutStartsWithoutStartUpCacheWarnings() throws Exception {
+  void aCopiedOrMovedCheckoutInAFolderWhoseNameHoldsANewlineMakesItsCacheOnceWithoutWarnings()
+      throws Exception {
     assertThat(firstUse.exit()).as(firstUse.err()).isZero();
-    Path copy = dir.resolve("copy of checkout");
+    // A newline in the name: the launcher's record of where its cache was made is read whole.
+    Path copy = dir.resolve("copy of\ncheckout");
     exec("cp", "-a", checkout.toString(), copy.toString());
     assertStartsCleanly(copy);
     Path moved = dir.resolve("moved");
@@ -152,8 +180,11 @@ class FirstUseIT {
     }
   }
 
+  /** Runs the launcher under umask 000: what it and its build make must not depend on it. */
   private static ClientIT.Run run(Path launcher, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(launcher.toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of("bash", "-c", "umask 000 && exec \"$@\"", "bash", launcher.toString()));
     command.addAll(List.of(args));
     Path out = Files.createTempFile(dir, "out", ".txt");
     Path err = Files.createTempFile(dir, "err", ".txt");

@@ -21,14 +21,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The real client executable against hostile servers (issue 8, defects 7 and 8; CONTRACT §5, "The
- * client never hangs and never calls nonsense success"). Each server is a real child process: a few
- * lines of {@code sh} that first write their PID to a file, so the test can tell that the client
- * closed it, then answer each request with the next line of a replies file. Some replies are
- * commands: {@code STOP} stops reading stdin for good (and ignores its closing); {@code DEAF} does
- * that and ignores SIGTERM too; {@code BEHIND_CHILD} leaves stdin to a child of its own that never
- * reads it (writing the child's PID beside its own), as a wrapper script that does not {@code exec}
- * would; {@code FLOOD:n} writes n {@code ping} requests and then stops reading.
+ * The real client executable against hostile servers (docs/behaviour.md, "Limits": the client never
+ * hangs and never calls nonsense success). Each server is a real child process: a few lines of
+ * {@code sh} that first write their PID to a file, so the test can tell that the client closed it,
+ * then answer each request with the next line of a replies file. Some replies are commands: {@code
+ * STOP} stops reading stdin for good (and ignores its closing); {@code DEAF} does that and ignores
+ * SIGTERM too; {@code BEHIND_CHILD} leaves stdin to a child of its own that never reads it (writing
+ * the child's PID beside its own), as a wrapper script that does not {@code exec} would; {@code
+ * FLOOD:n} writes n {@code ping} requests and then stops reading.
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
 class HostileServerIT {
@@ -155,7 +155,7 @@ class HostileServerIT {
         .doesNotContain("at notesmcp.");
   }
 
-  // --- defect 7: every client operation is under the deadline ---
+  // --- every client operation is under the deadline ---
 
   /**
    * The request is larger than a pipe holds, so the client's writer is blocked in {@code write(2)}
@@ -185,10 +185,10 @@ class HostileServerIT {
   }
 
   /**
-   * CONTRACT §5: "closing a server that ignores stdin, is bounded by the deadline". The deadline is
-   * spent waiting for an answer that never comes; closing a server that then ignores both the end
-   * of its input and SIGTERM must not add seconds per step on top of it. The bound leaves room for
-   * two JVM start-ups on a loaded machine, not for three two-second waits.
+   * Closing a server that ignores stdin is bounded by the deadline (docs/behaviour.md). The
+   * deadline is spent waiting for an answer that never comes; closing a server that then ignores
+   * both the end of its input and SIGTERM must not add seconds per step on top of it. The bound
+   * leaves room for two JVM start-ups on a loaded machine, not for three two-second waits.
    */
   @Test
   void closingAServerThatIgnoresItsInputAndSigtermStaysNearTheDeadline() throws Exception {
@@ -234,7 +234,9 @@ class HostileServerIT {
     assertServerClosed(run);
   }
 
-  // --- defect 8: a reply of the wrong shape is a protocol error, exit 3 ---
+  // --- a reply of the wrong shape is a protocol error, exit 3 ---
+  // These servers end when their input closes, as a well-behaved one does: the client's closing of
+  // one that does not (and the seconds it waits for it) is the STOP, DEAF and BEHIND_CHILD tests'.
 
   static Stream<Arguments> wrongShapes() {
     String call = "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":";
@@ -242,7 +244,7 @@ class HostileServerIT {
     return Stream.of(
         Arguments.of(
             "discover: a version that is an object",
-            List.of(DISCOVERED.replace("[\"2026-07-28\"]", "[{\"v\":\"2026-07-28\"}]"), "STOP"),
+            List.of(DISCOVERED.replace("[\"2026-07-28\"]", "[{\"v\":\"2026-07-28\"}]")),
             "supportedVersions"),
         Arguments.of(
             "discover: supportedVersions not an array",
@@ -250,7 +252,7 @@ class HostileServerIT {
             "supportedVersions"),
         Arguments.of(
             "discover: resultType an object",
-            List.of(DISCOVERED.replace("\"complete\"", "{\"is\":\"complete\"}"), "STOP"),
+            List.of(DISCOVERED.replace("\"complete\"", "{\"is\":\"complete\"}")),
             "resultType"),
         Arguments.of(
             "discover: serverInfo not an Implementation",
@@ -265,7 +267,7 @@ class HostileServerIT {
             "not an object"),
         Arguments.of(
             "call: content 42",
-            List.of(DISCOVERED, call + "{\"content\":42,\"resultType\":\"complete\"}}", "STOP"),
+            List.of(DISCOVERED, call + "{\"content\":42,\"resultType\":\"complete\"}}"),
             "content"),
         Arguments.of(
             "call: isError an object",
@@ -338,8 +340,7 @@ class HostileServerIT {
             List.of(
                 LEGACY_SERVER,
                 "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"protocolVersion\":20251125,"
-                    + "\"capabilities\":{},\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"}}}",
-                "STOP"),
+                    + "\"capabilities\":{},\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"}}}"),
             "protocolVersion"),
         Arguments.of(
             "legacy: initialize answered without serverInfo",
@@ -394,7 +395,7 @@ class HostileServerIT {
   @MethodSource("wrongToolLists")
   void aToolListOfTheWrongShapeIsAProtocolError(String name, String reply, String names)
       throws Exception {
-    Run run = client(List.of(DISCOVERED, reply, "STOP"), "-timeout", DEADLINE);
+    Run run = client(List.of(DISCOVERED, reply), "-timeout", DEADLINE);
 
     assertThat(run.exit()).as(run.err()).isEqualTo(3);
     assertThat(run.out()).isEmpty();

@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import notesmcp.cli.Version;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -128,8 +129,8 @@ class MainTest {
         .isEqualTo(
             "notes-mcp: policy file "
                 + policy
-                + ": note name \"../x\" has the component \"..\" (a component starting with '.' is never a"
-                + " note)"
+                + ": note name \"../x\" has the component \"..\" (a component starting with '.' is"
+                + " never a note)"
                 + NL);
   }
 }

@@ -9,9 +9,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
-import notesmcp.mcp.CancelToken;
-import notesmcp.mcp.Tool;
-import notesmcp.mcp.ToolResult;
+import java.util.function.BooleanSupplier;
+import notesmcp.mcp.server.Tools;
+import notesmcp.mcp.server.Tools.Tool;
 import notesmcp.policy.Notes;
 import notesmcp.policy.Policy;
 import notesmcp.policy.ReadRule;
@@ -22,6 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class NoteToolsTest {
+  private static final BooleanSupplier NOT_CANCELLED = () -> false;
+
   @TempDir Path dir;
   private Notes notes;
   private NoteTools tools;
@@ -29,13 +31,11 @@ class NoteToolsTest {
   @BeforeEach
   void createTools() throws IOException {
     Files.writeString(dir.resolve("notes.txt"), "hello");
-    // No change margin: the note was written a moment ago (the careful read's rule is
-    // ReadRule's, tested in notes-policy).
+    // No change margin: the note was written a moment ago (the margin is ChangeRuleTest's).
     notes =
         new Notes(
             Policy.defaults(),
-            Workspace.at(
-                dir, new ReadRule(ReadRule.ofSystem().hardLinksProtected(), Duration.ZERO)),
+            Workspace.at(dir, new ReadRule(true, Duration.ZERO)),
             Clock.systemUTC());
     tools = new NoteTools(notes);
   }
@@ -67,29 +67,28 @@ class NoteToolsTest {
 
   @Test
   void answerIsAResultWithIsErrorFalse() {
-    assertThat(tools.call("read_note", "{\"path\":\"notes.txt\"}", null, new CancelToken()))
-        .isEqualTo(new ToolResult("{\"path\":\"notes.txt\",\"content\":\"hello\"}", false));
+    assertThat(tools.call("read_note", "{\"path\":\"notes.txt\"}", null, NOT_CANCELLED))
+        .isEqualTo(new Tools.Result("{\"path\":\"notes.txt\",\"content\":\"hello\"}", false));
   }
 
   @Test
   void refusalIsAResultWithIsErrorTrueAndTheSameText() {
-    assertThat(tools.call("read_note", "{\"path\":\"../notes.txt\"}", null, new CancelToken()))
+    assertThat(tools.call("read_note", "{\"path\":\"../notes.txt\"}", null, NOT_CANCELLED))
         .isEqualTo(
-            new ToolResult(
+            new Tools.Result(
                 "path \"../notes.txt\" is not allowed: it must be exactly one of notes.txt,"
                     + " project.txt, draft.txt",
                 true));
   }
 
   @Test
-  void cancelledTokenStopsTheCallBeforeThePolicyRuns() {
-    CancelToken token = new CancelToken();
-    token.cancel("user");
+  void aCancelledCallStopsBeforeThePolicyRuns() {
+    BooleanSupplier cancelled = () -> true;
 
     assertThatThrownBy(
             () ->
                 tools.call(
-                    "propose_note", "{\"path\":\"draft.txt\",\"content\":\"x\"}", null, token))
+                    "propose_note", "{\"path\":\"draft.txt\",\"content\":\"x\"}", null, cancelled))
         .isInstanceOf(CancellationException.class);
     assertThat(notes.pending()).isNull();
   }

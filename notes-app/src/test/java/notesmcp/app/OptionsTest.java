@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import notesmcp.cli.UsageException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -88,6 +89,49 @@ class OptionsTest {
     assertThat(options.mode()).isEqualTo(Options.Mode.CALL);
     assertThat(options.serverCommand()).isEqualTo("node server.mjs");
     assertThat(options.root()).isNull();
+  }
+
+  // --- path values ---
+
+  @ParameterizedTest
+  @CsvSource({
+    "-serve -root '', -root",
+    "-root '' -tool list_notes, -root",
+    "config -root '', -root",
+    "review -root '' -proposals /q, -root",
+    "-serve -root /w -proposals '', -proposals",
+    "review -root /w -proposals '', -proposals",
+    "-serve -root /w -policy '', -policy",
+    "-root /w -policy '', -policy",
+    "--root= -serve, -root",
+    "--proposals= -serve -root /w, -proposals",
+  })
+  void anEmptyPathIsAUsageErrorNamingTheFlagNeverTheWorkingDirectory(String line, String flag) {
+    assertThat(usage(words(line)))
+        .isEqualTo(flag + " needs a path, not an empty word (the working directory is \".\")");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", " ", "\t", "''", "\"\""})
+  void anEmptyServerCommandIsAUsageError(String command) {
+    assertThat(usage("-server-command", command, "-tool", "t"))
+        .isEqualTo("-server-command needs a command, not an empty one");
+  }
+
+  @Test
+  void theWorkingDirectoryIsADotAndPathsAreKeptAsGiven() throws Exception {
+    assertThat(parse("-serve", "-root", ".").root()).isEqualTo(Path.of("."));
+    assertThat(parse("-serve", "-root", "caf\u00e9 \n x").root())
+        .isEqualTo(Path.of("caf\u00e9 \n x"));
+  }
+
+  /** Splits on spaces; {@code ''} is an empty word. */
+  private static String[] words(String line) {
+    String[] words = line.split(" ");
+    for (int i = 0; i < words.length; i++) {
+      words[i] = words[i].equals("''") ? "" : words[i];
+    }
+    return words;
   }
 
   // --- -args ---

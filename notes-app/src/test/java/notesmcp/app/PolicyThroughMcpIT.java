@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import notesmcp.policy.Notes;
-import notesmcp.policy.Outcome;
+import notesmcp.policy.Notes.Outcome;
 import notesmcp.policy.PolicyFile;
 import notesmcp.policy.Workspace;
 import org.junit.jupiter.api.AfterAll;
@@ -26,11 +26,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * CONTRACT §3, row by row: each call is made directly on the policy and through MCP (the real
- * executable over stdio), and both must give the same text, the same refusal, and the text the
- * contract wants. A policy file names extra notes so that every hostile file kind sits under an
- * allowed name: links out of and inside the workspace, a directory, a FIFO, a hard link, 2,048 and
- * 2,049 bytes, invalid UTF-8.
+ * docs/behaviour.md, "Tools", row by row: each call is made directly on the policy and through MCP
+ * (the real executable over stdio), and both must give the same text, the same refusal, and the
+ * text the contract wants. A policy file names extra notes so that every hostile file kind sits
+ * under an allowed name: links out of and inside the workspace, a directory, a FIFO, a hard link,
+ * 2,048 and 2,049 bytes, invalid UTF-8.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 60, unit = TimeUnit.SECONDS)

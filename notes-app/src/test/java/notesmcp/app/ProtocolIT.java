@@ -15,8 +15,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * CONTRACT §4 and §5 on the wire: the order of checks, the error codes, and a server that keeps
- * serving after every bad message. After each test the server must still answer a good request.
+ * docs/protocol.md and §5 on the wire: the order of checks, the error codes, and a server that
+ * keeps serving after every bad message. After each test the server must still answer a good
+ * request.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ProtocolIT {
@@ -117,7 +118,8 @@ class ProtocolIT {
 
   /**
    * Valid JSON that no Java number holds: this used to kill the thread reading stdin, and the
-   * server never answered again (issue 8's class of hangs). Now it is a parse error like any other.
+   * server never answered again (the class of hangs BlockedPipesIT and HostileServerIT run). Now it
+   * is a parse error like any other.
    */
   @ParameterizedTest
   @ValueSource(

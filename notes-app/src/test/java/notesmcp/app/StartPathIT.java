@@ -19,9 +19,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The start-path rule (BRIEF, issue 9): what {@code -serve} and the one-shot client run links no
- * {@code invokedynamic} of ours. Linking one costs milliseconds on a cold start; a lambda, a method
- * reference or a string concatenation compiled to {@code invokedynamic} must stay off this path.
+ * The start-path rule (docs/design.md, "Tests"; README, "Tests"): what {@code -serve} and the
+ * one-shot client run links no {@code invokedynamic} of ours. Linking one costs milliseconds on a
+ * cold start; a lambda, a method reference or a string concatenation compiled to {@code
+ * invokedynamic} must stay off this path.
  *
  * <p>Two checks, on the real jar run with the launcher's JVM flags through a discover, a list and a
  * call:

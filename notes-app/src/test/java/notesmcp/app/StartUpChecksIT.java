@@ -20,10 +20,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What {@code -serve} and {@code review} check before they start, run as a person would run them:
- * CONTRACT §5, "Options are fully checked before anything is created on disk: a -proposals DIR that
- * is, or would resolve to, a place inside the workspace is refused without creating any folder"
- * (issue 8, defect 6), however DIR is spelled; and CONTRACT §2, "An executable that cannot start
- * MUST fail loudly": without its native library the program refuses to serve or review.
+ * options are fully checked before anything is created on disk, so a -proposals DIR that is, or
+ * would resolve to, a place inside the workspace is refused without creating any folder, however
+ * DIR is spelled ({@code docs/behaviour.md}, "Limits"); and an executable that cannot start fails
+ * loudly ({@code docs/behaviour.md}, "Command line"): without its native library, or with a damaged
+ * one, the program refuses to serve or review, exit 4, and never crashes the JVM.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class StartUpChecksIT {
@@ -130,13 +131,75 @@ class StartUpChecksIT {
       assertThat(result.exit()).as(result.stderr()).isEqualTo(4);
       assertThat(result.stdout()).isEmpty();
       assertThat(result.stderr())
-          .startsWith("notes-mcp: cannot start: the native library " + missing + " could not")
+          .startsWith("notes-mcp: cannot start: the native library " + missing + " could not be")
           .contains("must sit in native/ beside the jar");
     }
     assertThat(dir.resolve("proposals")).doesNotExist();
     assertThat(call.exit()).as(call.stderr()).isEqualTo(4);
     assertThat(call.stdout()).isEmpty();
     assertThat(call.stderr()).contains("the native library " + missing + " could not be loaded");
+  }
+
+  @Test
+  void aTruncatedNativeLibraryIsRefusedNamingItWithNoCrashAndNothingOnStdout() throws Exception {
+    // A copy of the built tree (the launcher, the jar, native/) whose library is cut in half: a
+    // JVM that maps it dies of SIGBUS, prints its crash banner on stdout and leaves hs_err files.
+    Path tree = Files.createDirectory(dir.resolve("tree"));
+    Path target = Files.createDirectories(tree.resolve("notes-app/target/native")).getParent();
+    Files.copy(WireServer.launcher(), tree.resolve("notes-mcp"));
+    Path built = Path.of(System.getProperty("notesmcp.jar"));
+    Files.copy(built, target.resolve("notes-mcp.jar"));
+    byte[] library = Files.readAllBytes(built.resolveSibling("native/libnotesmcp.so"));
+    Path truncated =
+        Files.write(
+            target.resolve("native/libnotesmcp.so"),
+            java.util.Arrays.copyOf(library, library.length / 2));
+    String launcher = tree.resolve("notes-mcp").toString();
+
+    List<Launch.Result> results =
+        List.of(
+            run(
+                List.of(
+                    "env", "NOTES_MCP_NO_CACHE=1", launcher, "-serve", "-root", root.toString())),
+            run(
+                List.of(
+                    "env",
+                    "NOTES_MCP_NO_CACHE=1",
+                    launcher,
+                    "review",
+                    "-root",
+                    root.toString(),
+                    "-proposals",
+                    dir.resolve("proposals").toString())),
+            run(
+                List.of(
+                    "env",
+                    "NOTES_MCP_NO_CACHE=1",
+                    launcher,
+                    "-root",
+                    root.toString(),
+                    "-tool",
+                    "list_notes")));
+
+    for (Launch.Result result : results) {
+      assertThat(result.exit()).as(result.stderr()).isEqualTo(4);
+      assertThat(result.stdout()).isEmpty();
+      assertThat(result.stderr())
+          .contains(
+              "the native library "
+                  + truncated
+                  + " could not be loaded (it is damaged or not the one built with this program:"
+                  + " CRC-32 and size ")
+          .contains(" " + library.length / 2 + ", the build recorded ")
+          .doesNotContain("fatal error")
+          .doesNotContain("SIGBUS");
+    }
+    try (Stream<Path> all = Files.walk(dir)) {
+      assertThat(all.map(p -> p.getFileName().toString()))
+          .as("no JVM crash file anywhere")
+          .noneMatch(name -> name.startsWith("hs_err"));
+    }
+    assertThat(dir.resolve("proposals")).doesNotExist();
   }
 
   /** Runs {@code command} in {@code dir}, with no terminal and nothing on stdin. */

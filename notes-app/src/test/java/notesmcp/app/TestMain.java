@@ -7,17 +7,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import notesmcp.mcp.CancelToken;
-import notesmcp.mcp.Implementation;
-import notesmcp.mcp.Tool;
-import notesmcp.mcp.ToolResult;
-import notesmcp.mcp.Tools;
+import notesmcp.mcp.Protocol.Implementation;
+import notesmcp.mcp.server.Tools;
+import notesmcp.mcp.server.Tools.Tool;
 import notesmcp.policy.ReadRule;
 
 /**
- * The real program with what only tests may add, through {@link Seams} (issue 9: the shipped
- * program has no test hooks). Its own flags come first, then the program's command line:
+ * The real program with what only tests may add, through {@link Seams} (README, "Tests": the
+ * shipped program has no test hooks). Its own flags come first, then the program's command line:
  *
  * <ul>
  *   <li>{@code --hold-calls MILLIS}: every {@code tools/call} waits that long before it reaches the
@@ -177,10 +176,10 @@ final class TestMain {
     }
 
     @Override
-    public ToolResult call(
-        String name, String rawArguments, Implementation client, CancelToken token) {
+    public Tools.Result call(
+        String name, String rawArguments, Implementation client, BooleanSupplier cancelled) {
       long end = System.nanoTime() + hold.toNanos();
-      while (!token.isCancelled() && System.nanoTime() < end) {
+      while (!cancelled.getAsBoolean() && System.nanoTime() < end) {
         try {
           Thread.sleep(1);
         } catch (InterruptedException e) {
@@ -188,7 +187,7 @@ final class TestMain {
           break;
         }
       }
-      return tools.call(name, rawArguments, client, token);
+      return tools.call(name, rawArguments, client, cancelled);
     }
   }
 }

@@ -30,8 +30,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * reply may hold the secret, every reply is the note or a refusal that names its reason, and the
  * server keeps serving.
  *
- * <p>Cost: {@code notesmcp.vault.reads} reads a race (4,000 by default, 16 races: about 20 s on the
- * 2-core machine); {@code -Dnotesmcp.vault.reads=20000} for the long run.
+ * <p>Cost: {@code notesmcp.vault.reads} reads a race (4,000 by default, 14 races: about two minutes
+ * at load 15 on the 2-core machine); {@code -Dnotesmcp.vault.reads=20000} for the long run.
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class VaultRaceIT {

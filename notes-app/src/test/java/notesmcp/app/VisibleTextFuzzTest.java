@@ -14,17 +14,18 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import notesmcp.policy.NoteName;
+import notesmcp.policy.Notes.Requester;
 import notesmcp.policy.Proposal;
 import notesmcp.policy.Recorded;
-import notesmcp.policy.Requester;
+import notesmcp.text.TerminalText;
 
 /**
  * What {@code review} shows a person, for any text a client or a record can put there: no raw C0 or
  * C1 control, no bidirectional control and no default-ignorable character (Unicode's properties as
  * ICU4J has them, not the JDK's), no other invisible space, no unpaired surrogate; and nothing
- * ambiguous: a decoder written here from the documented escapes ({@link ProposalView#CONTENT_KEY})
- * and the documented layout reads every rendering back to exactly the text that was rendered, every
- * field of a proposal block back to its value.
+ * ambiguous: a decoder written here from the documented escapes ({@link TerminalText#KEY}) and the
+ * documented layout reads every rendering back to exactly the text that was rendered, every field
+ * of a proposal block back to its value.
  */
 class VisibleTextFuzzTest {
   private static final List<String> NAMES = List.of("draft.txt", "notes.txt", "a-b_c.md");
@@ -50,7 +51,7 @@ class VisibleTextFuzzTest {
   })
   void renderingHidesNothingAndReadsBack(byte[] input) {
     String text = codeUnits(input);
-    String shown = VisibleText.render(text);
+    String shown = TerminalText.visible(text);
     assertInert(shown);
     Decoder decoder = new Decoder(shown, true);
     assertThat(decoder.decodeAll()).as("read back from %s", shown).isEqualTo(text);
@@ -104,7 +105,7 @@ class VisibleTextFuzzTest {
       assertThat(read.quoted()).isEqualTo(requester.version());
       read.literal("\" (self-reported by the MCP client, unverified)\n");
     }
-    read.literal("  content      " + ProposalView.CONTENT_KEY + "\n");
+    read.literal("  content      " + TerminalText.KEY + "\n");
     assertThat(read.content()).isEqualTo(content);
     read.end();
   }

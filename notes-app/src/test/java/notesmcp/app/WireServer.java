@@ -52,6 +52,7 @@ final class WireServer implements AutoCloseable {
   private final Process process;
   private final OutputStream stdin;
   private final BlockingQueue<JsonNode> incoming = new LinkedBlockingQueue<>();
+  private final BlockingQueue<JsonNode> batches = new LinkedBlockingQueue<>();
   private final List<JsonNode> unclaimed = Collections.synchronizedList(new ArrayList<>());
   private final Map<String, Expectation> expectations = new ConcurrentHashMap<>();
   private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
@@ -88,6 +89,11 @@ final class WireServer implements AutoCloseable {
     return new WireServer(builder.start());
   }
 
+  /** Starts any server {@code command} in {@code directory}. */
+  static WireServer start(List<String> command, Path directory) throws IOException {
+    return new WireServer(new ProcessBuilder(command).directory(directory.toFile()).start());
+  }
+
   /**
    * This server with a longer wait for each response: for calls whose first use loads a module and
    * builds an index, on a machine that may be busy.
@@ -98,8 +104,9 @@ final class WireServer implements AutoCloseable {
   }
 
   /**
-   * Starts {@code command}, which must become the server itself ({@code exec}), as a server set up
-   * by a wrapper does: in a mount namespace of its own, say.
+   * Starts {@code command}, which must become the server itself ({@code exec}): the program's with
+   * its own flags ({@link TestMain#command}), or a server set up by a wrapper, in a mount namespace
+   * of its own, say.
    */
   static WireServer startCommand(List<String> command) throws IOException {
     return new WireServer(new ProcessBuilder(command).start());
@@ -121,6 +128,17 @@ final class WireServer implements AutoCloseable {
           message = JSON.readTree(line);
         } catch (RuntimeException e) {
           violations.add("stdout line is not JSON: " + line);
+          continue;
+        }
+        if (message.isArray()) {
+          // A batch's reply (2025-03-26): each element is checked as that response alone would be.
+          if (message.isEmpty()) {
+            violations.add("an empty array: a batch with no reply gets no reply at all");
+          }
+          for (JsonNode element : message) {
+            check(element);
+          }
+          batches.add(message);
           continue;
         }
         check(message);
@@ -241,6 +259,18 @@ final class WireServer implements AutoCloseable {
 
   long nextId() {
     return nextId.getAndIncrement();
+  }
+
+  /** Waits for the next line that is an array: a batch's reply. */
+  JsonNode batchReply() throws InterruptedException {
+    JsonNode batch = batches.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(batch).as("a batch's reply within " + WAIT + "; stderr:\n" + stderr).isNotNull();
+    return batch;
+  }
+
+  /** The batch replies that arrived and were not taken. */
+  List<JsonNode> batchesLeft() {
+    return new ArrayList<>(batches);
   }
 
   /** Waits for the response with this id. */

@@ -11,19 +11,19 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import notesmcp.app.CommandLine;
-import notesmcp.app.ControllingTerminal;
-import notesmcp.app.ExitCode;
-import notesmcp.app.OwnServer;
-import notesmcp.app.UsageException;
-import notesmcp.app.Version;
+import notesmcp.cli.CommandLine;
+import notesmcp.cli.ControllingTerminal;
+import notesmcp.cli.ExitCode;
+import notesmcp.cli.OwnServer;
+import notesmcp.cli.UsageException;
+import notesmcp.cli.Version;
 import notesmcp.jsonrpc.RpcException;
-import notesmcp.mcp.Connection;
-import notesmcp.mcp.Implementation;
-import notesmcp.mcp.Session;
+import notesmcp.mcp.Protocol.Implementation;
+import notesmcp.mcp.client.Connection;
+import notesmcp.mcp.client.Session;
 
 /**
- * {@code notes-mcp chat} (issue 11): the assistant host, a model loop above our MCP client. It
+ * {@code notes-mcp chat} (docs/chat.md): the assistant host, a model loop above our MCP client. It
  * starts the MCP server (ours, or {@code -server-command}), discovers it in either era, lists its
  * tools, and runs the conversation: the person's messages from stdin, one per line, until end of
  * input (exit 0); the model's answers on stdout; what the host does on stderr. Exit 2 for a usage
@@ -37,8 +37,8 @@ public final class Chat {
   static final String PROPOSE_NOTE = "propose_note";
 
   /**
-   * What the model is told before anything else (issue 11, point 4): "the system prompt says tool
-   * results are untrusted data". It never holds note content.
+   * What the model is told before anything else (README, "What the host does"): tool results are
+   * untrusted data. It never holds note content.
    */
   static final String SYSTEM_PROMPT =
       "You are a notes assistant for the user who writes the user messages. Your tools can list"
@@ -95,10 +95,6 @@ public final class Chat {
             ? CommandLine.split(options.serverCommand())
             : OwnServer.command(
                 options.root(), options.policyFile(), options.maxCalls(), options.proposals());
-    if (command.isEmpty()) {
-      err.println("notes-mcp chat: -server-command is empty");
-      return ExitCode.USAGE.code;
-    }
     // What the server and our client say about it reaches the terminal only rendered inertly.
     PrintStream clientLog = new InertLines(err, "").printStream();
     List<Thread> relays = new ArrayList<>();
@@ -227,10 +223,7 @@ public final class Chat {
         return ExitCode.SERVER_FAILURE.code;
       }
       if (!server.alive()) {
-        err.println(
-            "notes-mcp chat: the MCP server is gone ("
-                + server.goneBecause()
-                + "); ending the chat");
+        err.println("notes-mcp chat: " + server.endOfChat());
         return ExitCode.SERVER_FAILURE.code;
       }
     }

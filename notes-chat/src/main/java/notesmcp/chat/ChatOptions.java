@@ -8,15 +8,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import notesmcp.app.DurationText;
-import notesmcp.app.Flag;
-import notesmcp.app.UsageException;
+import notesmcp.cli.DurationText;
+import notesmcp.cli.Flag;
+import notesmcp.cli.UsageException;
 
 /**
- * The command line of {@code notes-mcp chat} (issue 11): {@code -root W [-proposals DIR] [-provider
- * ollama|openai] [-model-url URL] -model NAME [-max-tool-calls N] [-server-command CMD]}, and
- * {@code -policy}, {@code -max-calls}, {@code -timeout}, {@code -model-timeout}. Flags are written
- * as everywhere in this program: one or two dashes, a value as the next word or after {@code =}.
+ * The command line of {@code notes-mcp chat} (docs/chat.md): {@code -root W [-proposals DIR]
+ * [-provider ollama|openai] [-model-url URL] -model NAME [-max-tool-calls N] [-server-command
+ * CMD]}, and {@code -policy}, {@code -max-calls}, {@code -timeout}, {@code -model-timeout}. Flags
+ * are written as everywhere in this program: one or two dashes, a value as the next word or after
+ * {@code =}.
  */
 record ChatOptions(
     boolean help,
@@ -73,15 +74,15 @@ record ChatOptions(
       String value = flag.value;
       switch (flag.name) {
         case "help", "h" -> help = true;
-        case "root" -> root = Path.of(value);
-        case "proposals" -> proposals = Path.of(value);
-        case "policy" -> policy = Path.of(value);
+        case "root" -> root = flag.path();
+        case "proposals" -> proposals = flag.path();
+        case "policy" -> policy = flag.path();
         case "max-calls" -> maxCalls = count("-max-calls", value, 0, Integer.MAX_VALUE);
         case "provider" -> provider = provider(value);
         case "model-url" -> modelUrl = url(value);
         case "model" -> model = model(value);
         case "max-tool-calls" -> maxToolCalls = count("-max-tool-calls", value, 1, MOST_TOOL_CALLS);
-        case "server-command" -> serverCommand = value;
+        case "server-command" -> serverCommand = flag.command();
         case "timeout" -> timeout = duration("-timeout", value);
         case "model-timeout" -> modelTimeout = duration("-model-timeout", value);
         default -> throw new AssertionError(flag.name);

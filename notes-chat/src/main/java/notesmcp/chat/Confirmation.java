@@ -10,13 +10,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
-import notesmcp.app.ControllingTerminal;
-import notesmcp.app.ProposalView;
-import notesmcp.app.VisibleText;
+import notesmcp.cli.ControllingTerminal;
+import notesmcp.text.TerminalText;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A person's yes before a call that is not read-only is sent (issue 11, point 3): asked on the
+ * A person's yes before a call that is not read-only is sent (docs/chat.md): asked on the
  * controlling terminal ({@code /dev/tty}, never stdin, which carries the conversation), showing the
  * exact tool and arguments (for {@code propose_note}: the destination and the content) rendered
  * inertly as {@code notes-mcp review} renders a proposal. "Only {@code yes} confirms." "With no
@@ -70,7 +69,7 @@ final class Confirmation {
     StringBuilder out = new StringBuilder(512);
     out.append(
         "\nnotes-mcp chat: the model asks to send a call the server does not mark read-only.\n");
-    field(out, "tool", VisibleText.render(tool));
+    field(out, "tool", TerminalText.visible(tool));
     for (Map.Entry<String, JsonNode> argument : arguments.object().properties()) {
       if (Chat.PROPOSE_NOTE.equals(tool)
           && argument.getKey().equals("content")
@@ -89,21 +88,21 @@ final class Confirmation {
   }
 
   private static void argument(StringBuilder out, String name, JsonNode value) {
-    String label = Inert.line(name);
+    String label = TerminalText.visibleLine(name);
     if (value.isString()) {
       String text = value.asString();
       if (text.length() <= INLINE && text.indexOf('\n') < 0 && !text.isEmpty()) {
-        field(out, label, VisibleText.render(text));
+        field(out, label, TerminalText.visible(text));
       } else {
         field(
             out,
             label,
-            text.getBytes(StandardCharsets.UTF_8).length + " bytes " + ProposalView.CONTENT_KEY);
-        out.append(ProposalView.content(text));
+            text.getBytes(StandardCharsets.UTF_8).length + " bytes " + TerminalText.KEY);
+        out.append(TerminalText.gutter(text));
       }
     } else {
-      field(out, label, "(JSON) " + ProposalView.CONTENT_KEY);
-      out.append(ProposalView.content(value.toString()));
+      field(out, label, "(JSON) " + TerminalText.KEY);
+      out.append(TerminalText.gutter(value.toString()));
     }
   }
 
@@ -112,8 +111,8 @@ final class Confirmation {
     byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
     field(out, "bytes", Integer.toString(bytes.length));
     field(out, "sha256", sha256(bytes));
-    field(out, "content", ProposalView.CONTENT_KEY);
-    out.append(ProposalView.content(text));
+    field(out, "content", TerminalText.KEY);
+    out.append(TerminalText.gutter(text));
   }
 
   private static String sha256(byte[] bytes) {
@@ -134,7 +133,7 @@ final class Confirmation {
       field(
           out,
           "destination",
-          VisibleText.render(root.resolve(path.asString()).toString())
+          TerminalText.visible(root.resolve(path.asString()).toString())
               + " (once approved, if the server's policy allows the name)");
     }
   }

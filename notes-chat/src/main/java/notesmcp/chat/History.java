@@ -16,11 +16,11 @@ import java.util.List;
 
 /**
  * The conversation the model sees: the system prompt, then whole turns (a person's message, the
- * model's messages and the tool messages answering them), within a budget (issue 11, point 5): at
- * most {@code maxTurns} turns and {@code maxBytes} of message text. Before each model call the
- * oldest turns are dropped, whole, until both hold (the current turn always stays): a turn is never
- * cut, so a tool message never loses the request it answers. Old turns are dropped, not summarised:
- * a summary would be model text carried on in a system or user message, and note content must reach
+ * model's messages and the tool messages answering them), within a budget (docs/chat.md): at most
+ * {@code maxTurns} turns and {@code maxBytes} of message text. Before each model call the oldest
+ * turns are dropped, whole, until both hold (the current turn always stays): a turn is never cut,
+ * so a tool message never loses the request it answers. Old turns are dropped, not summarised: a
+ * summary would be model text carried on in a system or user message, and note content must reach
  * the model only inside tool messages (point 4).
  */
 final class History {

@@ -6,11 +6,13 @@ import dev.langchain4j.data.message.UserMessage;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Optional;
+import notesmcp.text.TerminalText;
 
 /**
- * One person's turn, and what the host decides in it (issue 11): the model is called with the
- * conversation and the offered tools; each tool request it makes is checked (a tool the server
- * listed? arguments one JSON object? the turn's budget left? a person's yes for a call that is not
+ * One person's turn, and what the host decides in it (docs/chat.md, "One turn"): the model is
+ * called with the conversation and the offered tools; each tool request it makes is checked (the
+ * server still served, with no transport failure yet? a tool the server listed? arguments one JSON
+ * object within the server's limit? the turn's budget left? a person's yes for a call that is not
  * read-only?), sent through our MCP client if it passes, and answered with a tool message tied to
  * it, whatever happened. The model's text goes to stdout; each call and its outcome to stderr.
  *
@@ -54,7 +56,7 @@ final class Host {
       history.add(answer);
       boolean said = answer.text() != null && !answer.text().isBlank();
       if (said) {
-        out.println(Inert.answer(answer.text()));
+        out.println(TerminalText.visibleLines(answer.text()));
       }
       if (!answer.hasToolExecutionRequests()) {
         if (!said) {
@@ -78,9 +80,9 @@ final class Host {
         }
         log.println(
             "notes-mcp chat: "
-                + Inert.line(String.valueOf(request.name()))
+                + TerminalText.visibleLine(String.valueOf(request.name()))
                 + " "
-                + Inert.line(String.valueOf(request.arguments()))
+                + TerminalText.visibleLine(String.valueOf(request.arguments()))
                 + " -> "
                 + outcome.forLog());
         history.add(model.toolMessage(request, outcome.forModel()));
@@ -98,13 +100,16 @@ final class Host {
   }
 
   private Outcome execute(ToolExecutionRequest request) {
+    if (!server.alive()) {
+      return new Outcome.NotSent(server.notSentBecause());
+    }
     Optional<OfferedTools.Offered> tool = tools.get(request.name());
     if (tool.isEmpty()) {
-      // "A model request for any other tool is answered to the model as unavailable and never
-      // reaches the server."
+      // A request for any other tool is answered to the model as unavailable and never reaches
+      // the server. The name is the model's: shown bounded, as any text of the model's.
       return new Outcome.NotSent(
           "there is no tool named \""
-              + request.name()
+              + TerminalText.visibleLine(String.valueOf(request.name()))
               + "\" here; the available tools are "
               + String.join(", ", tools.names())
               + ".");
@@ -114,9 +119,6 @@ final class Host {
       arguments = ToolArguments.parse(request.arguments());
     } catch (ToolArguments.Invalid e) {
       return new Outcome.NotSent("the host did not send it: " + e.getMessage() + ".");
-    }
-    if (!server.alive()) {
-      return new Outcome.NotSent("the tool server is no longer running.");
     }
     if (!tool.get().readOnly()) {
       Optional<Outcome> declined = confirm(tool.get().name(), arguments);

@@ -4,12 +4,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import notesmcp.app.VisibleText;
+import notesmcp.text.TerminalText;
 
 /**
  * Lines written by someone the host does not control, passed on to its stderr rendered inertly
- * ({@link VisibleText}) behind a prefix: the MCP server's own stderr, and what our MCP client
- * reports of the server (its name, its error messages). A server, chosen with {@code
+ * (TerminalText's visible form) behind a prefix: the MCP server's own stderr, and what our MCP
+ * client reports of the server (its name, its error messages). A server, chosen with {@code
  * -server-command} or not, then cannot repaint the terminal on which the host asks for a yes. A
  * line is kept up to {@link #MAX_BYTES}; the rest of a longer one is dropped, and the line says so.
  * Only whole lines are written, each in one call. Any thread may write.
@@ -63,7 +63,8 @@ final class InertLines extends OutputStream {
     if (text.endsWith("\r")) {
       text = text.substring(0, text.length() - 1);
     }
-    target.println(prefix + VisibleText.render(text) + (cut ? " [the rest of the line cut]" : ""));
+    target.println(
+        prefix + TerminalText.visible(text) + (cut ? " [the rest of the line cut]" : ""));
     line.reset();
     cut = false;
   }

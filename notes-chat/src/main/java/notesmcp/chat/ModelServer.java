@@ -35,9 +35,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import notesmcp.text.TerminalText;
 
 /**
- * The model server, through LangChain4j's provider modules (issue 11, point 2): Ollama's {@code
+ * The model server, through LangChain4j's provider modules (docs/chat.md): Ollama's {@code
  * /api/chat} or an OpenAI-compatible {@code /chat/completions}. "An unreachable model server ... is
  * a clear error and exit 4, never a hang": connecting has its own short timeout, each model call
  * the {@code -model-timeout}, and a call is also abandoned by this class when that passes (plus a
@@ -145,9 +146,9 @@ final class ModelServer implements AutoCloseable {
             "the Ollama server at "
                 + url
                 + " has no model \""
-                + Inert.line(model)
+                + TerminalText.visibleLine(model)
                 + "\" (it has "
-                + (names.isEmpty() ? "none" : Inert.line(String.join(", ", names)))
+                + (names.isEmpty() ? "none" : TerminalText.visibleLine(String.join(", ", names)))
                 + "); pull one that can call tools first, such as: ollama pull qwen3:4b");
       }
       return;
@@ -183,9 +184,9 @@ final class ModelServer implements AutoCloseable {
           "notes-mcp chat: "
               + url
               + " lists "
-              + (names.isEmpty() ? "no models" : Inert.line(String.join(", ", names)))
+              + (names.isEmpty() ? "no models" : TerminalText.visibleLine(String.join(", ", names)))
               + ", not \""
-              + Inert.line(model)
+              + TerminalText.visibleLine(model)
               + "\"; asking for it anyway (llama.cpp answers with its one model under any name)");
     }
   }
@@ -243,13 +244,13 @@ final class ModelServer implements AutoCloseable {
     if (http != null) {
       String hint =
           http.statusCode() == 404 && provider == Provider.OLLAMA
-              ? " (is the model pulled? ollama pull " + Inert.line(model) + ")"
+              ? " (is the model pulled? ollama pull " + TerminalText.visibleLine(model) + ")"
               : "";
       return where
           + " answered HTTP "
           + http.statusCode()
           + ": "
-          + Inert.line(String.valueOf(http.getMessage()))
+          + TerminalText.visibleLine(String.valueOf(http.getMessage()))
           + hint;
     }
     if (find(thrown, ConnectException.class) != null) {
@@ -267,7 +268,7 @@ final class ModelServer implements AutoCloseable {
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    return where + " failed: " + Inert.line(String.valueOf(root));
+    return where + " failed: " + TerminalText.visibleLine(String.valueOf(root));
   }
 
   /** The first {@code type} in the chain of causes, or null. */

@@ -11,12 +11,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import notesmcp.text.TerminalText;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The tools the model is offered: exactly those the server listed (issue 11, point 3), each with
- * its {@code inputSchema} passed on as the server wrote it, so the {@code enum} of note names
- * reaches the model.
+ * The tools the model is offered: exactly those the server listed (docs/chat.md), each with its
+ * {@code inputSchema} passed on as the server wrote it, so the {@code enum} of note names reaches
+ * the model.
  *
  * <p>LangChain4j 1.11 takes a tool's parameters as a {@code JsonObjectSchema}; each property's
  * schema goes in as a {@link JsonRawSchema}, which the providers write out unchanged (type, enum,
@@ -61,7 +62,7 @@ final class OfferedTools {
       if (name == null || !NAME.matcher(name).matches() || byName.containsKey(name)) {
         log.println(
             "notes-mcp chat: not offering the server's tool "
-                + Inert.line(String.valueOf(tool.get("name")))
+                + TerminalText.visibleLine(String.valueOf(tool.get("name")))
                 + " to the model: its name is missing, repeated, or not a function name");
         continue;
       }
@@ -84,7 +85,7 @@ final class OfferedTools {
             "notes-mcp chat: "
                 + name
                 + ": the schema keywords "
-                + Inert.line(dropped.toString())
+                + TerminalText.visibleLine(dropped.toString())
                 + " at its root cannot be passed to the model through LangChain4j; the server"
                 + " still checks them");
       }

@@ -1,10 +1,11 @@
 package notesmcp.chat;
 
 import java.nio.charset.StandardCharsets;
+import notesmcp.text.TerminalText;
 
 /**
  * What became of one tool request from the model. Each kind is told to the model as itself, in the
- * tool message tied to the request (issue 11, point 1): "protocol errors, tool refusals ({@code
+ * tool message tied to the request (docs/chat.md): "protocol errors, tool refusals ({@code
  * isError}) and transport failures are told to the model as three different things, never as
  * success", and a request the host did not send says so. {@link #forModel} is that message; {@link
  * #forLog} is the host's line about it on stderr, which never repeats a result's data.
@@ -38,7 +39,7 @@ sealed interface Outcome {
 
     @Override
     public String forLog() {
-      return "refused (isError): " + Inert.line(text);
+      return "refused (isError): " + TerminalText.visibleLine(text);
     }
   }
 
@@ -55,7 +56,7 @@ sealed interface Outcome {
 
     @Override
     public String forLog() {
-      return "protocol error " + code + ": " + Inert.line(message);
+      return "protocol error " + code + ": " + TerminalText.visibleLine(message);
     }
   }
 
@@ -73,7 +74,9 @@ sealed interface Outcome {
 
     @Override
     public String forLog() {
-      return "protocol error, malformed reply: " + Inert.line(why) + "; outcome unknown";
+      return "protocol error, malformed reply: "
+          + TerminalText.visibleLine(why)
+          + "; outcome unknown";
     }
   }
 
@@ -92,7 +95,9 @@ sealed interface Outcome {
 
     @Override
     public String forLog() {
-      return "transport failure: " + Inert.line(why) + "; outcome unknown, not retried";
+      return "transport failure: "
+          + TerminalText.visibleLine(why)
+          + "; outcome unknown, not retried";
     }
   }
 
@@ -105,7 +110,7 @@ sealed interface Outcome {
 
     @Override
     public String forLog() {
-      return "not sent: " + Inert.line(reason);
+      return "not sent: " + TerminalText.visibleLine(reason);
     }
   }
 }

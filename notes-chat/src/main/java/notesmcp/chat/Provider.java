@@ -5,9 +5,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The model APIs the chat speaks, through LangChain4j's provider modules (issue 11, point 2):
- * Ollama's chat API, and any OpenAI-compatible chat completions API (llama.cpp's server, vLLM, LM
- * Studio; its URL ends in {@code /v1}). Both default to a server on this machine.
+ * The model APIs the chat speaks, through LangChain4j's provider modules (docs/chat.md): Ollama's
+ * chat API, and any OpenAI-compatible chat completions API (llama.cpp's server, vLLM, LM Studio;
+ * its URL ends in {@code /v1}). Both default to a server on this machine.
  */
 enum Provider {
   OLLAMA("ollama", "http://127.0.0.1:11434"),

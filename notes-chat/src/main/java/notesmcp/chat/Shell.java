@@ -1,7 +1,7 @@
 package notesmcp.chat;
 
 import java.util.regex.Pattern;
-import notesmcp.app.VisibleText;
+import notesmcp.text.TerminalText;
 
 /** A word of a command line for a person to copy: quoted for a POSIX shell when it needs it. */
 final class Shell {
@@ -10,7 +10,7 @@ final class Shell {
   private Shell() {}
 
   static String word(String text) {
-    String shown = VisibleText.render(text).replace("\n", "");
+    String shown = TerminalText.visible(text).replace("\n", "");
     if (PLAIN.matcher(shown).matches()) {
       return shown;
     }

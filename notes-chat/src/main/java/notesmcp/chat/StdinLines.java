@@ -9,8 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The person's messages: stdin, one per line, until end of input (issue 11, point 1). A line is at
- * most {@link #MAX_BYTES}; a longer one is skipped as it arrives (never held whole) and reported.
+ * The person's messages: stdin, one per line, until end of input (docs/chat.md). A line is at most
+ * {@link #MAX_BYTES}; a longer one is skipped as it arrives (never held whole) and reported.
  *
  * <p>It reads only when asked for the next line, and takes what one {@code read} returns: on a
  * terminal that is one line, so nothing typed after a message is taken from the terminal before the

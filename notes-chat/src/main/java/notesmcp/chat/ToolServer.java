@@ -3,16 +3,18 @@ package notesmcp.chat;
 import java.io.IOException;
 import java.time.Duration;
 import notesmcp.jsonrpc.RpcException;
-import notesmcp.mcp.Connection;
-import notesmcp.mcp.Session;
+import notesmcp.mcp.client.Connection;
+import notesmcp.mcp.client.Session;
+import notesmcp.text.TerminalText;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The MCP server, as the host calls it: one {@code tools/call} through our client, and its outcome
- * as one of the kinds the model is told apart (CONTRACT §2 and STYLE §4: a refusal is a result, a
- * protocol error is a JSON-RPC error, a transport failure is an {@code IOException}). A call is
- * never retried here. Once the transport has failed the server counts as gone, and nothing more is
- * sent to it.
+ * as one of the kinds the model is told apart (docs/design.md, "Errors: three outcomes, plus bugs":
+ * a refusal is a result, a protocol error is a JSON-RPC error, a transport failure is an {@code
+ * IOException}, a missed deadline included). A call is never retried here. Once the transport has
+ * failed, whether the server died or missed the deadline, nothing more is sent to it, and the chat
+ * ends after the model's answer (README, "Chat").
  */
 final class ToolServer {
   /** The most characters of one tool result passed to the model. */
@@ -21,6 +23,7 @@ final class ToolServer {
   private final Session session;
   private final Duration deadline;
   private String goneBecause;
+  private boolean died;
 
   ToolServer(Session session, Duration deadline) {
     this.session = session;
@@ -31,9 +34,25 @@ final class ToolServer {
     return goneBecause == null;
   }
 
-  /** Why the server is gone, once it is. */
+  /** Why nothing more is sent to the server, once a transport failure happened. */
   String goneBecause() {
     return goneBecause;
+  }
+
+  /** Why a call after a transport failure is not sent, in the words the model is told. */
+  String notSentBecause() {
+    return died
+        ? "the tool server is no longer running."
+        : "the host sends nothing more to the tool server after a transport failure.";
+  }
+
+  /** What the chat says on stderr as it ends after a transport failure. */
+  String endOfChat() {
+    return died
+        ? "the MCP server is gone (" + goneBecause + "); ending the chat"
+        : "the MCP server failed ("
+            + goneBecause
+            + "); nothing more is sent to it; ending the chat";
   }
 
   Outcome call(String name, String arguments) {
@@ -43,12 +62,14 @@ final class ToolServer {
     } catch (RpcException e) {
       return new Outcome.ProtocolError(e.error().code(), e.error().message());
     } catch (Connection.Timeout e) {
+      goneBecause = e.getMessage();
       return new Outcome.Unknown(
           "the server did not answer within "
               + deadline.toMillis()
               + " ms, and the host cancelled the request");
     } catch (IOException e) {
       goneBecause = e.getMessage();
+      died = true;
       return new Outcome.Unknown("the connection to the server failed (" + e.getMessage() + ")");
     } catch (Session.Incompatible e) {
       return new Outcome.Malformed(e.getMessage());
@@ -79,7 +100,7 @@ final class ToolServer {
         text.append(block.get("text").asString());
       } else {
         text.append("[a content block of type ")
-            .append(Inert.line(block.path("type").asString("?")))
+            .append(TerminalText.visibleLine(block.path("type").asString("?")))
             .append(", not shown]");
       }
     }

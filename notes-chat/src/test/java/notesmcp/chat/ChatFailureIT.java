@@ -19,10 +19,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Failures, each a clear message and never a hang (issue 11, points 1, 2 and 5): an unreachable or
- * silent model server and an unreachable MCP server are exit 4; a protocol error and a server that
- * dies during a call reach the model as what they are, and the call of unknown outcome is never
- * sent again.
+ * Failures, each a clear message and never a hang (README, "Chat"): an unreachable or silent model
+ * server and an unreachable MCP server are exit 4; a protocol error reaches the model as what it
+ * is; a server that dies or misses the deadline during a call is a transport failure, after which
+ * nothing more is sent, the model answers, and the chat ends with exit 4. What a model asks to send
+ * is bounded before anything reaches the server.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ChatFailureIT {
@@ -169,12 +170,22 @@ class ChatFailureIT {
     }
   }
 
+  /**
+   * A call that misses the deadline is a transport failure like a server that dies: it is cancelled
+   * on the wire and reported as of unknown outcome, the next call of the same answer is not sent,
+   * the model answers once more, and the chat ends with exit 4 without taking up the next message.
+   * (It used to go on sending to the same server, and end with exit 0.)
+   */
   @Test
-  void aCallThatMissesTheDeadlineIsCancelledReportedAsUnknownAndTheChatGoesOn() throws Exception {
+  void aCallThatMissesTheDeadlineEndsTheChatWithExit4AfterTheModelsAnswer() throws Exception {
     McpWire mcp = McpWire.fake(dir, false, ":"); // it never answers a call
     try (ScriptedModel model =
         ScriptedModel.start(
             Wire.OLLAMA,
+            request ->
+                Reply.calls(
+                    new ScriptedModel.Call("read_note", "{\"path\":\"notes.txt\"}"),
+                    new ScriptedModel.Call("read_note", "{\"path\":\"notes.txt\"}")),
             request -> Reply.call("read_note", "{\"path\":\"notes.txt\"}"),
             request -> Reply.text("It did not answer."),
             request -> Reply.text("Still here."))) {
@@ -184,17 +195,94 @@ class ChatFailureIT {
               "Read it\nAre you there?\n",
               args(model, "-server-command", mcp.command(), "-timeout", "1s"));
 
-      assertThat(run.exit()).as(run.stderr()).isZero();
-      assertThat(model.requests().get(1).lastToolResult())
-          .isEqualTo(
+      assertThat(run.exit()).as(run.stderr()).isEqualTo(4);
+      assertThat(model.requests().get(1).toolResults())
+          .containsExactly(
               "TRANSPORT FAILURE: the server did not answer within 1000 ms, and the host cancelled"
                   + " the request. The outcome of this call is unknown: it may or may not have taken"
-                  + " effect. The host did not retry it; do not assume it succeeded.");
+                  + " effect. The host did not retry it; do not assume it succeeded.",
+              AFTER_TRANSPORT_FAILURE);
+      assertThat(model.requests().get(2).lastToolResult()).isEqualTo(AFTER_TRANSPORT_FAILURE);
       assertThat(mcp.calls()).containsExactly("read_note");
       assertThat(mcp.sent())
           .anyMatch(
               message -> message.path("method").asString("").equals("notifications/cancelled"));
-      assertThat(run.stdout()).isEqualTo("It did not answer.\nStill here.\n");
+      assertThat(run.stdout()).isEqualTo("It did not answer.\n");
+      assertThat(run.stderr())
+          .contains(
+              "notes-mcp chat: the MCP server failed (the server did not answer tools/call within"
+                  + " 1000 ms); nothing more is sent to it; ending the chat");
+      assertThat(model.requests()).hasSize(3); // the second message is never taken up
+    }
+  }
+
+  private static final String AFTER_TRANSPORT_FAILURE =
+      "NOT SENT: the host sends nothing more to the tool server after a transport failure."
+          + " Nothing was sent to the server.";
+
+  /**
+   * A model that asks to send 8 MiB of arguments: the host refuses them to the model, since the
+   * server takes at most 16 KiB of arguments in one call, and nothing reaches the server. (The host
+   * used to forward the line; the server refused a line over 1 MiB; the host reported a transport
+   * failure after its deadline, and went on sending.)
+   */
+  @Test
+  void argumentsOverTheServersLimitAreRefusedToTheModelAndNeverSent() throws Exception {
+    McpWire mcp = McpWire.recording(dir, List.of("-root", root.toString()));
+    String huge = "{\"path\":\"notes.txt\",\"pad\":\"" + "x".repeat(8 * 1024 * 1024) + "\"}";
+    String over = "{\"path\":\"notes.txt\",\"pad\":\"" + "y".repeat(16 * 1024) + "\"}";
+    try (ScriptedModel model =
+        ScriptedModel.start(
+            Wire.OPENAI,
+            request -> Reply.call("read_note", huge),
+            request -> Reply.call("read_note", over),
+            request -> Reply.call("read_note", "{\"path\":\"notes.txt\"}"),
+            request -> Reply.text("Read it in the end."))) {
+      ChatProcess.Result run =
+          ChatProcess.run(
+              dir, "Read it\n", args(model, "-server-command", mcp.command(), "-timeout", "3s"));
+
+      assertThat(run.exit()).as(run.stderr()).isZero();
+      assertThat(model.requests().get(1).lastToolResult())
+          .isEqualTo(
+              "NOT SENT: the host did not send it: its arguments are "
+                  + huge.length()
+                  + " characters, more than the 65536 the host reads. Nothing was sent to the"
+                  + " server.");
+      assertThat(model.requests().get(2).lastToolResult())
+          .isEqualTo(
+              "NOT SENT: the host did not send it: its arguments are "
+                  + over.length()
+                  + " bytes as JSON, over the 16384 bytes the server takes for one call. Nothing"
+                  + " was sent to the server.");
+      assertThat(model.requests().get(3).lastToolResult()).contains("Monday: ship the preview.");
+      assertThat(mcp.calls()).containsExactly("read_note");
+      assertThat(mcp.sent()).allMatch(message -> message.toString().length() < 1024);
+      assertThat(run.stdout()).isEqualTo("Read it in the end.\n");
+    }
+  }
+
+  /**
+   * Arguments that are an empty text are no JSON object: they are refused to the model, not sent as
+   * {@code {}} (a call the model did not make).
+   */
+  @Test
+  void argumentsThatAreAnEmptyTextAreRefusedToTheModelNotSentAsAnEmptyObject() throws Exception {
+    McpWire mcp = McpWire.recording(dir, List.of("-root", root.toString()));
+    try (ScriptedModel model =
+        ScriptedModel.start(
+            Wire.OPENAI,
+            request -> Reply.call("list_notes", ""),
+            request -> Reply.text("No call."))) {
+      ChatProcess.Result run =
+          ChatProcess.run(dir, "List them\n", args(model, "-server-command", mcp.command()));
+
+      assertThat(run.exit()).as(run.stderr()).isZero();
+      assertThat(model.requests().get(1).lastToolResult())
+          .isEqualTo(
+              "NOT SENT: the host did not send it: its arguments are an empty text, not a JSON"
+                  + " object. Nothing was sent to the server.");
+      assertThat(mcp.calls()).isEmpty();
     }
   }
 

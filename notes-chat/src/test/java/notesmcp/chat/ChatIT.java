@@ -18,9 +18,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * {@code notes-mcp chat} end to end (issue 11, point 6): the real executable with its real server
- * child, driven by a scripted model on loopback in both wire formats, with the MCP traffic recorded
- * on the wire. Each test also checks what the host sent to the model.
+ * {@code notes-mcp chat} end to end (docs/chat.md): the real executable with its real server child,
+ * driven by a scripted model on loopback in both wire formats, with the MCP traffic recorded on the
+ * wire. Each test also checks what the host sent to the model.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ChatIT {

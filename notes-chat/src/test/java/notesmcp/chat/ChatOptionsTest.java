@@ -6,8 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import notesmcp.app.UsageException;
+import notesmcp.cli.UsageException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -58,6 +59,27 @@ class ChatOptionsTest {
   void helpNeedsNothingElse() throws Exception {
     assertThat(parse("--help").help()).isTrue();
     assertThat(parse("-h", "-model", "m").help()).isTrue();
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "-root | | -root needs a path, not an empty word (the working directory is \".\")",
+        "-proposals | -root w | -proposals needs a path, not an empty word (the working directory"
+            + " is \".\")",
+        "-policy | -root w | -policy needs a path, not an empty word (the working directory is"
+            + " \".\")",
+        "-server-command | | -server-command needs a command, not an empty one",
+      })
+  void anEmptyPathOrCommandIsAUsageErrorNamingTheFlag(String flag, String more, String message) {
+    List<String> line = new ArrayList<>(List.of(flag, "", "-model", "m"));
+    if (more != null) {
+      line.addAll(List.of(more.split(" ")));
+    }
+    assertThatThrownBy(() -> ChatOptions.parse(line))
+        .isInstanceOf(UsageException.class)
+        .hasMessage(message.trim());
   }
 
   @ParameterizedTest

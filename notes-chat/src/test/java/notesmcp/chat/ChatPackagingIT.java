@@ -49,6 +49,37 @@ class ChatPackagingIT {
     }
   }
 
+  /** A library's META-INF/ entry, read from the jar that holds {@code type}. */
+  private static String entryOf(Class<?> type, String name) throws Exception {
+    Path jar = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+    return entry(jar, name);
+  }
+
+  private static String entry(Path jar, String name) throws IOException {
+    try (JarFile file = new JarFile(jar.toFile())) {
+      JarEntry entry = file.getJarEntry(name);
+      assertThat(entry).as(name + " in " + jar).isNotNull();
+      try (var in = file.getInputStream(entry)) {
+        return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      }
+    }
+  }
+
+  /**
+   * Jackson's licence terms travel with its classes in the program's jar: its LICENSE, and the
+   * NOTICE of jackson-core and of jackson-databind both (shading used to keep only the last one).
+   */
+  @Test
+  void theProgramsJarKeepsJacksonsLicenceAndEveryNotice() throws Exception {
+    String notice = entry(JAR, "META-INF/NOTICE");
+
+    assertThat(notice)
+        .contains(entryOf(tools.jackson.core.JsonParser.class, "META-INF/NOTICE").strip())
+        .contains(entryOf(tools.jackson.databind.JsonNode.class, "META-INF/NOTICE").strip());
+    assertThat(entry(JAR, "META-INF/LICENSE"))
+        .isEqualTo(entryOf(tools.jackson.core.JsonParser.class, "META-INF/LICENSE"));
+  }
+
   @Test
   void theProgramsJarHoldsNoChatLibraryAndTheChatFolderRepeatsNothingInIt() throws Exception {
     Set<String> program = classes(JAR);
@@ -133,5 +164,45 @@ class ChatPackagingIT {
                 + " notes-chat -am package' (the ./notes-mcp launcher does this itself the first"
                 + " time it is asked for chat).\n");
     assertThat(run.stdout()).isEmpty();
+  }
+
+  @Test
+  void aTruncatedChatJarIsRefusedNamingItWithoutAStackTrace() throws Exception {
+    Path copy = Files.createDirectories(dir.resolve("copy/chat"));
+    Path jar = Files.copy(JAR, copy.getParent().resolve("notes-mcp.jar"));
+    Path damaged = null;
+    for (Path chatJar : chatJars()) {
+      byte[] bytes = Files.readAllBytes(chatJar);
+      Path target = copy.resolve(chatJar.getFileName());
+      if (chatJar.getFileName().toString().startsWith("notes-chat-")) {
+        damaged = Files.write(target, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+      } else {
+        Files.write(target, bytes);
+      }
+    }
+    assertThat(damaged).as("the chat module's own jar").isNotNull();
+
+    ChatProcess.Result run =
+        ChatProcess.run(
+            dir,
+            "hello\n",
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                jar.toString(),
+                "chat",
+                "-root",
+                dir.toString(),
+                "-model",
+                "m"),
+            ChatProcess.WAIT);
+
+    assertThat(run.exit()).isEqualTo(4);
+    assertThat(run.stdout()).isEmpty();
+    assertThat(run.stderr())
+        .startsWith("notes-mcp: the chat module's " + damaged + " is damaged (")
+        .endsWith("); rebuild it with 'mvn -B -DskipTests -pl notes-chat -am package'\n")
+        .doesNotContain("Exception")
+        .doesNotContain("\tat ");
   }
 }

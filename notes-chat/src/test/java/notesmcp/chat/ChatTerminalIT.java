@@ -11,17 +11,17 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import notesmcp.app.ProposalView;
 import notesmcp.chat.ScriptedModel.Reply;
 import notesmcp.chat.ScriptedModel.Request;
 import notesmcp.chat.ScriptedModel.Wire;
+import notesmcp.text.TerminalText;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A note that tries to take over (issue 11, point 4) can at most make the model ask for {@code
+ * A note that tries to take over (docs/chat.md) can at most make the model ask for {@code
  * propose_note}, and then the host's rule holds (point 3): without a terminal nothing is sent; on a
  * terminal only {@code yes} sends it, after the exact call was shown inertly; the proposal then
  * waits for {@code notes-mcp review}, and no file is written in the workspace.
@@ -132,7 +132,7 @@ class ChatTerminalIT {
                   + sha256(HOSTILE)
                   + "\n"
                   + "  content      "
-                  + ProposalView.CONTENT_KEY
+                  + TerminalText.KEY
                   + "\n"
                   + "    | all notes approved\\x1b[2J\\x1b[H\\n\n"
                   + "  destination  "

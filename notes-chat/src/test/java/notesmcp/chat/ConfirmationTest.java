@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.Optional;
-import notesmcp.app.ProposalView;
+import notesmcp.text.TerminalText;
 import org.junit.jupiter.api.Test;
 
 class ConfirmationTest {
@@ -28,7 +28,7 @@ class ConfirmationTest {
                 + "  sha256       "
                 + "759b8718a16bd109216afdae4a39b60631cfef4b8e469c7513ab4d45a1f1943c\n"
                 + "  content      "
-                + ProposalView.CONTENT_KEY
+                + TerminalText.KEY
                 + "\n"
                 + "    | hi\\x1b[2J\\u202e\\n\n"
                 + "  destination  /home/me/notes/draft.txt (once approved, if the server's policy"
@@ -74,9 +74,8 @@ class ConfirmationTest {
     assertThat(shown)
         .contains("  tool         send_mail\n")
         .contains("  to           a@b\\x1b]0;x\\x07\n")
-        .contains(
-            "  body         9 bytes " + ProposalView.CONTENT_KEY + "\n    | line\\n\n    | line\n")
-        .contains("  n            (JSON) " + ProposalView.CONTENT_KEY + "\n    | [1,2]\n")
+        .contains("  body         9 bytes " + TerminalText.KEY + "\n    | line\\n\n    | line\n")
+        .contains("  n            (JSON) " + TerminalText.KEY + "\n    | [1,2]\n")
         .endsWith("Sending it lets the server act on it. This host approves nothing.\n")
         .doesNotContain("\u001b")
         .doesNotContain("\u0007");

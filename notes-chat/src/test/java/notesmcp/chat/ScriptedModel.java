@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -20,12 +22,12 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A model server for the tests, on loopback, that speaks both wire formats the chat uses (issue 11,
- * point 6): Ollama's {@code GET /api/tags} and {@code POST /api/chat}, and the OpenAI-compatible
- * {@code GET /v1/models} and {@code POST /v1/chat/completions}, with tool calls. Each chat request
- * is recorded as received and answered by the next scripted {@link Step}, which may look at the
- * request (a tool message's content, say) to decide. A request past the end of the script is
- * answered HTTP 500, so a test that expected fewer calls fails with a reason.
+ * A model server for the tests, on loopback, that speaks both wire formats the chat uses
+ * (docs/chat.md): Ollama's {@code GET /api/tags} and {@code POST /api/chat}, and the
+ * OpenAI-compatible {@code GET /v1/models} and {@code POST /v1/chat/completions}, with tool calls.
+ * Each chat request is recorded as received and answered by the next scripted {@link Step}, which
+ * may look at the request (a tool message's content, say) to decide. A request past the end of the
+ * script is answered HTTP 500, so a test that expected fewer calls fails with a reason.
  */
 final class ScriptedModel implements AutoCloseable {
   static final ObjectMapper JSON = JsonMapper.builder().build();
@@ -79,6 +81,13 @@ final class ScriptedModel implements AutoCloseable {
   private final List<Request> requests = new CopyOnWriteArrayList<>();
   private final List<String> paths = new CopyOnWriteArrayList<>();
   private final AtomicInteger callIds = new AtomicInteger();
+
+  /**
+   * Released by {@link #close}: a scripted delay waits on it, so closing the server ends a silence
+   * at once. {@code HttpServer.stop} waits for the exchange being handled, and used to wait out the
+   * whole delay (20 s of a test that was over in one).
+   */
+  private final CountDownLatch closed = new CountDownLatch(1);
 
   private ScriptedModel(Wire wire, List<Step> steps) throws IOException {
     this.wire = wire;
@@ -160,7 +169,9 @@ final class ScriptedModel implements AutoCloseable {
     Reply reply = steps.get(index).answer(request);
     if (!reply.delay().isZero()) {
       try {
-        Thread.sleep(reply.delay().toMillis());
+        if (closed.await(reply.delay().toMillis(), TimeUnit.MILLISECONDS)) {
+          return; // closed while silent: the client gave up long ago, nobody reads the answer
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -240,6 +251,7 @@ final class ScriptedModel implements AutoCloseable {
 
   @Override
   public void close() {
+    closed.countDown();
     server.stop(0);
   }
 
@@ -270,6 +282,21 @@ final class ScriptedModel implements AutoCloseable {
     }
 
     /** The last message's content, when it is a tool message (else ""). */
+    /**
+     * The tool messages at the end of the conversation, in order: the answers to the last calls.
+     */
+    List<String> toolResults() {
+      List<String> results = new ArrayList<>();
+      for (int i = messages().size() - 1; i >= 0; i--) {
+        JsonNode message = messages().get(i);
+        if (!"tool".equals(message.path("role").asString())) {
+          break;
+        }
+        results.add(0, message.path("content").asString());
+      }
+      return results;
+    }
+
     String lastToolResult() {
       JsonNode last = messages().get(messages().size() - 1);
       return "tool".equals(last.path("role").asString()) ? last.path("content").asString() : "";

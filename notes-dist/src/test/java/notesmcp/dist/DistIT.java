@@ -28,7 +28,7 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The installable packages (issue 10, part 3), unpacked without installing anything ({@code tar},
+ * The installable packages (docs/packaging.md), unpacked without installing anything ({@code tar},
  * {@code dpkg-deb -x}), their {@code bin/notes-mcp} run with no {@code java} on PATH and no
  * JAVA_HOME: discover, read, refusal, unknown tool, a server that exits 0 when stdin closes with
  * nothing but schema-valid JSON-RPC on stdout, the 2024-11-05 era, and {@code config} naming the
@@ -61,8 +61,10 @@ class DistIT {
     deb = dist.resolve("notes-mcp_" + VERSION + "_amd64.deb");
     assertThat(tar).as("built by notes-dist's dist profile (src/make-dist)").isRegularFile();
     assertThat(deb).as("built by notes-dist's dist profile (src/make-dist)").isRegularFile();
-    Path fromTar = Files.createDirectory(dir.resolve("from tar"));
-    Path fromDeb = Files.createDirectory(dir.resolve("from deb"));
+    // A newline in the folder names: the launcher's record of where its cache was made is read
+    // whole (clientModesWorkWithNoJdkInSight checks that the cache is made once).
+    Path fromTar = Files.createDirectory(dir.resolve("from\ntar"));
+    Path fromDeb = Files.createDirectory(dir.resolve("from\ndeb"));
     exec(List.of("tar", "-xzf", tar.toString(), "-C", fromTar.toString()));
     exec(List.of("dpkg-deb", "-x", deb.toString(), fromDeb.toString()));
     tarExecutable = fromTar.resolve("notes-mcp/bin/notes-mcp");
@@ -73,7 +75,7 @@ class DistIT {
     workspace = root.toRealPath();
     // A PATH with the few programs the launcher uses, and no java.
     bin = Files.createDirectory(dir.resolve("bin"));
-    for (String tool : List.of("bash", "readlink", "flock", "mkdir", "mv", "rm")) {
+    for (String tool : List.of("bash", "readlink", "flock", "mkdir", "mv", "rm", "find", "chmod")) {
       Files.createSymbolicLink(bin.resolve(tool), system(tool));
     }
   }
@@ -114,6 +116,82 @@ class DistIT {
     assertThat(bin.resolve("java")).doesNotExist();
   }
 
+  /** Whatever the umask of the build, nobody but the owner can change what a package unpacks. */
+  @Test
+  void eachArchiveHoldsNothingThatGroupOrOthersCanWrite() throws Exception {
+    List<String> lines = new ArrayList<>();
+    lines.addAll(List.of(exec(List.of("tar", "-tvzf", tar.toString())).split("\n")));
+    lines.addAll(List.of(exec(List.of("dpkg-deb", "-c", deb.toString())).split("\n")));
+    assertThat(lines).hasSizeGreaterThan(100);
+    for (String line : lines) {
+      String mode = line.substring(0, 10);
+      if (mode.charAt(0) != 'l') {
+        assertThat(mode).as(line).matches(".....-..-.");
+      }
+    }
+  }
+
+  /**
+   * A crash of the packaged server (SIGSEGV, as a test's stand-in for one) ends it with SIGABRT
+   * after only the protocol messages already written, and leaves no crash file.
+   */
+  @Test
+  void aCrashOfThePackagedServerWritesNothingButRepliesToStdoutAndNoCrashFile() throws Exception {
+    Path cwd = Files.createDirectory(dir.resolve("crash"));
+    ProcessBuilder builder =
+        new ProcessBuilder(tarExecutable.toString(), "-serve", "-root", workspace.toString())
+            .directory(cwd.toFile())
+            .redirectError(ProcessBuilder.Redirect.DISCARD);
+    builder.environment().clear();
+    builder.environment().put("PATH", bin.toString());
+    Process process = builder.start();
+    OutputStream stdin = process.getOutputStream();
+    stdin.write(
+        ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{"
+                + META
+                + "}}\n")
+            .getBytes(StandardCharsets.UTF_8));
+    stdin.flush();
+    java.io.BufferedReader stdout =
+        new java.io.BufferedReader(
+            new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    JsonNode reply = JSON.readTree(stdout.readLine());
+
+    exec(List.of("kill", "-SEGV", Long.toString(process.pid())));
+
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).isEqualTo(134);
+    assertThat(SchemaCheck.violations(SchemaCheck.MODERN, "DiscoverResultResponse", reply))
+        .isEmpty();
+    assertThat(stdout.readLine()).as("stdout after the reply").isNull();
+    try (var files = Files.list(cwd)) {
+      assertThat(files).isEmpty();
+    }
+    assertThat(Path.of("/tmp/hs_err_pid" + process.pid() + ".log")).doesNotExist();
+  }
+
+  /** With only PATH and LANG=C, a workspace named outside ASCII: the launcher picks C.UTF-8. */
+  @ParameterizedTest
+  @ValueSource(strings = {"tar", "deb"})
+  void aNonAsciiWorkspaceWorksInALocaleWithOnlyAscii(String archive) throws Exception {
+    Path cafe = Files.createDirectories(dir.resolve("caf\u00e9-" + archive));
+    Files.writeString(cafe.resolve("notes.txt"), NOTES, StandardCharsets.UTF_8);
+    List<String> command =
+        List.of(
+            executable(archive).toString(),
+            "-root",
+            cafe.toString(),
+            "-tool",
+            "read_note",
+            "-args",
+            PATH_NOTES);
+
+    Result read = run(command, null, Map.of("LANG", "C"));
+
+    assertThat(read.exit()).as(read.err()).isZero();
+    assertThat(read.out()).contains("Monday: ship the preview.");
+  }
+
   /**
    * The runtime has what the chat's HTTP client needs, and none of the desktop modules that
    * Jackson's optional support for java.beans would pull in for nothing.
@@ -152,6 +230,7 @@ class DistIT {
     // A read goes through the native library (lib/app/native/libnotesmcp.so) in the server child.
     Result read = run(executable, null, "-root", root, "-tool", "read_note", "-args", PATH_NOTES);
     assertThat(read.exit()).as(read.err()).isZero();
+    assertThat(read.err()).as("the cache, made once").doesNotContain("preparing");
     assertThat(read.out()).contains("Monday: ship the preview.").contains("\"isError\" : false");
 
     Result refused =

@@ -18,9 +18,8 @@ import notesmcp.policy.Recorded.Valid;
 
 /**
  * The trusted approval path: the only code that creates a note, and only for a proposal a person
- * approved outside MCP ({@code docs/approvals.md}, "What is on disk, and what a crash leaves").
- * Only {@code notes-mcp review} builds one; the MCP adapter holds a {@link Notes}, which has no way
- * to reach this type.
+ * approved outside MCP ({@code docs/approvals.md}). Only {@code notes-mcp review} builds one; the
+ * MCP adapter holds a {@link Notes}, which has no way to reach this type.
  *
  * <p>Commit of proposal P, destination D (a name N in folder F of workspace W, F being W itself or
  * a folder below it), all under the proposals folder's lock. F is reached from W's descriptor
@@ -114,7 +113,7 @@ public final class Approvals {
                 finish(proposal);
                 done.add("completed the interrupted commit of " + id + ": " + fileOf(proposal));
               } else {
-                removeTemp(proposal);
+                clearTemp(proposal);
               }
             }
           }
@@ -241,16 +240,14 @@ public final class Approvals {
 
   /** Steps 2 and 3: false if something took D first (nothing of ours is left behind then). */
   private boolean create(Proposal proposal) throws IOException {
-    String temp = tempOf(proposal);
-    checkpoints.accept("before-create");
+    // Every step relative to the note's folder, held by its descriptor (Workspace.reach): never
+    // by path, never through a link.
     try (Workspace.Place place = workspace.reach(proposal.path().value())) {
       Folder folder = place.folder();
-      removeIfThere(
-          folder, temp); // left by a crash before step 3; a link is removed, never followed
-      try (WritableFile file = folder.create(temp)) {
-        file.write(proposal.bytes());
-        file.sync();
-      }
+      String temp = tempOf(proposal);
+      checkpoints.accept("before-create");
+      DurableFiles.removeIfPresent(folder, temp); // left by a crash before step 3; never followed
+      DurableFiles.createSynced(folder, temp, proposal.bytes());
       checkpoints.accept("after-temp");
       try {
         folder.link(temp, folder, place.name());
@@ -259,35 +256,38 @@ public final class Approvals {
         return false;
       }
       folder.sync();
+      checkpoints.accept("after-link");
+      return true;
     }
-    checkpoints.accept("after-link");
-    return true;
   }
 
   /** Steps 4 and 5, also the completion of an interrupted commit. */
   private void finish(Proposal proposal) throws IOException {
-    try (Workspace.Place place = workspace.reach(proposal.path().value())) {
-      removeIfThere(place.folder(), tempOf(proposal));
-      place.folder().sync();
-    }
+    removeTemp(proposal);
     checkpoints.accept("after-unlink");
     directory.mark(proposal.id(), Status.COMMITTED, clock.instant(), proposal.sha256());
   }
 
-  /** Removes T of a proposal that is not committed, if its folder and T are there. */
+  /** Removes T, if it is there, and syncs the note's folder. */
   private void removeTemp(Proposal proposal) throws IOException {
     try (Workspace.Place place = workspace.reach(proposal.path().value())) {
-      removeIfThere(place.folder(), tempOf(proposal));
-    } catch (NoSuchFileException | Folder.NotAFolder e) {
-      // No folder there (any more), so no T of ours in it.
+      DurableFiles.removeIfPresent(place.folder(), tempOf(proposal));
+      place.folder().sync();
+    } catch (NoSuchFileException e) {
+      // the note's folder is gone: so is T
     }
   }
 
-  private static void removeIfThere(Folder folder, String name) throws IOException {
+  /**
+   * Removes the T of a proposal that is not committed, where its folder can still be entered: a
+   * folder that is gone, or is now a link or a mount point, holds no T that review could reach (and
+   * nothing is ever removed through a link), so the review goes on.
+   */
+  private void clearTemp(Proposal proposal) throws IOException {
     try {
-      folder.remove(name);
-    } catch (NoSuchFileException e) {
-      // nothing to remove
+      removeTemp(proposal);
+    } catch (Folder.NotAFolder e) {
+      // not a folder to enter: nothing of ours is reached through it
     }
   }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import notesmcp.text.JsonInput;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -96,7 +97,7 @@ final class Arguments {
       }
       return new Arguments(members);
     } catch (JacksonException e) {
-      throw new Rejected("arguments are not valid JSON: " + JsonProblem.describe(e));
+      throw new Rejected("arguments are not valid JSON: " + JsonInput.describe(e));
     }
   }
 

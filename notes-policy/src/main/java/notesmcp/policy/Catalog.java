@@ -12,6 +12,7 @@ import java.util.Base64;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,8 +23,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The notes the policy lets be read, as they are in the workspace now: one ordered, paged view that
@@ -102,6 +101,38 @@ public final class Catalog {
         }
       };
 
+  /**
+   * The order of {@link #notes}: {@link String#compareTo}, which is code-point order as long as no
+   * path holds a surrogate (a character above U+FFFF), and is many times cheaper to run; {@link
+   * #CODE_POINT_ORDER} from the first path that does ({@link #keep} sorts the set again then).
+   * Folders ({@link #folders}) are never listed, only looked up and cut by prefix, which both
+   * orders do alike.
+   */
+  private Comparator<String> pathOrder() {
+    return new Comparator<String>() {
+      @Override
+      public int compare(String a, String b) {
+        return surrogates ? CODE_POINT_ORDER.compare(a, b) : a.compareTo(b);
+      }
+    };
+  }
+
+  /** Adds {@code path} to the notes; false if it was there. Under this object's monitor. */
+  private boolean keep(String path) {
+    if (!surrogates) {
+      for (int i = 0; i < path.length(); i++) {
+        if (Character.isSurrogate(path.charAt(i))) {
+          surrogates = true;
+          NavigableSet<String> sorted = new TreeSet<>(pathOrder());
+          sorted.addAll(notes);
+          notes = sorted;
+          break;
+        }
+      }
+    }
+    return notes.add(path);
+  }
+
   /** One page of a listing: the paths in order, and the cursor of the next page, or null. */
   public record Page(List<String> paths, String nextCursor) {}
 
@@ -128,15 +159,20 @@ public final class Catalog {
     }
   }
 
-  /** One folder of the enumeration: its path ("" for the root), its reach, its inotify watch. */
+  /**
+   * One folder of the enumeration: its path ("" for the root), the path's length in UTF-8 bytes,
+   * its reach, its inotify watch.
+   */
   private static final class Node {
     final String path;
+    final int bytes;
     final Policy.Reach reach;
     final int depth;
     int watch = -1;
 
-    Node(String path, Policy.Reach reach, int depth) {
+    Node(String path, int bytes, Policy.Reach reach, int depth) {
       this.path = path;
+      this.bytes = bytes;
       this.reach = reach;
       this.depth = depth;
     }
@@ -155,15 +191,18 @@ public final class Catalog {
   private Watcher watcher;
   private boolean polling;
   private long scannedAt;
-  private final NavigableSet<String> notes = new TreeSet<>(CODE_POINT_ORDER);
-  private final NavigableMap<String, Node> folders = new TreeMap<>(CODE_POINT_ORDER);
+  private boolean surrogates;
+  private NavigableSet<String> notes = new TreeSet<>(pathOrder());
+  private final NavigableMap<String, Node> folders = new TreeMap<>();
   private final Map<Integer, Node> watches = new HashMap<>();
   private final List<Change> undelivered = new ArrayList<>();
   private boolean toldNotes;
   private boolean toldFolders;
   private int toldFolderProblems;
   private Thread watching;
-  private byte[] key;
+  private MessageDigest sha256;
+  private byte[] inner;
+  private byte[] outer;
 
   Catalog(Policy policy, Workspace workspace, PrintStream log) {
     this(policy, workspace, log, MAX_NOTES, MAX_FOLDERS);
@@ -212,14 +251,20 @@ public final class Catalog {
     synchronized (this) {
       // A name the enumeration holds is read at once: the read itself checks what is there now.
       // Only a name it lacks waits for the changes the kernel queued, in case it just appeared.
-      found = enumerated && notes.contains(path) ? notes.ceiling(path) : null;
+      found = enumerated ? held(path) : null;
       if (found == null) {
         refresh();
-        found = notes.contains(path) ? notes.ceiling(path) : null;
+        found = held(path);
       }
     }
     deliver();
     return found == null ? null : NoteName.checked(found);
+  }
+
+  /** The enumeration's own string equal to {@code path}, or null. Under this object's monitor. */
+  private String held(String path) {
+    String at = notes.ceiling(path);
+    return path.equals(at) ? at : null;
   }
 
   /**
@@ -372,23 +417,45 @@ public final class Catalog {
             + " that gave it): start again without a cursor");
   }
 
-  /** The first 16 bytes of HMAC-SHA256 over {@code bytes[0, length)}, keyed per process. */
+  /**
+   * The first 16 bytes of HMAC-SHA256 (RFC 2104) over {@code bytes[0, length)}, with a key drawn at
+   * the first call, for the life of the process. Written over {@link MessageDigest} rather than
+   * {@code javax.crypto.Mac}: finding {@code HmacSHA256} loads and registers every security
+   * provider before the one that has it, which cost the first listing tens of milliseconds; SHA-256
+   * is in the first provider, loaded at start-up already. {@code CatalogTest} checks it against
+   * {@code Mac}.
+   */
   private synchronized byte[] mac(byte[] bytes, int length) {
-    try {
-      if (key == null) {
-        key = new byte[32];
-        new SecureRandom().nextBytes(key);
+    if (sha256 == null) {
+      byte[] key = new byte[32];
+      new SecureRandom().nextBytes(key);
+      inner = new byte[64];
+      outer = new byte[64];
+      for (int i = 0; i < 64; i++) {
+        byte k = i < key.length ? key[i] : 0;
+        inner[i] = (byte) (k ^ 0x36);
+        outer[i] = (byte) (k ^ 0x5c);
       }
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      mac.update(bytes, 0, length);
-      byte[] full = mac.doFinal();
-      byte[] cut = new byte[16];
-      System.arraycopy(full, 0, cut, 0, 16);
-      return cut;
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("every Java platform has HmacSHA256", e);
+      try {
+        sha256 = MessageDigest.getInstance("SHA-256");
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException("every Java platform has SHA-256", e);
+      }
     }
+    return hmac(sha256, inner, outer, bytes, length);
+  }
+
+  /** HMAC over {@code digest} with the key's padded blocks {@code inner} and {@code outer}. */
+  static byte[] hmac(MessageDigest digest, byte[] inner, byte[] outer, byte[] bytes, int length) {
+    digest.reset();
+    digest.update(inner);
+    digest.update(bytes, 0, length);
+    byte[] first = digest.digest();
+    digest.update(outer);
+    byte[] full = digest.digest(first);
+    byte[] cut = new byte[16];
+    System.arraycopy(full, 0, cut, 0, 16);
+    return cut;
   }
 
   // --- the enumeration (all under this object's monitor) ---
@@ -432,14 +499,14 @@ public final class Catalog {
 
   /** Enumerates everything again; {@code tell}: say what changed to the listeners. */
   private void scanAll(boolean tell) {
-    Set<String> before = tell ? new TreeSet<>(notes) : Set.of();
+    Set<String> before = tell ? new HashSet<>(notes) : Set.of();
     for (Node node : folders.values()) {
       unwatch(node);
     }
     folders.clear();
     watches.clear();
     notes.clear();
-    Node root = new Node("", policy.reach(), 0);
+    Node root = new Node("", 0, policy.reach(), 0);
     enter(root, workspace.rootFolder());
     scannedAt = System.nanoTime();
     if (tell) {
@@ -499,8 +566,11 @@ public final class Catalog {
     try (Folder.Entries entries = folder.entries()) {
       Folder.Entry entry;
       while ((entry = entries.next()) != null) {
-        String name = entry.text();
+        byte[] raw = entry.name();
+        String name = plainName(raw);
         if (name != null) {
+          take(node, folder, name, raw.length, entry.type(), null);
+        } else if ((name = text(raw)) != null) {
           look(node, folder, name, entry.type(), null);
         }
       }
@@ -510,17 +580,45 @@ public final class Catalog {
   }
 
   /**
+   * The name, if it is printable ASCII (U+0020 to U+007E) not starting with '.' and at most 255
+   * bytes: such a name follows every rule of {@link NoteName} as it stands (one look at its bytes
+   * decides, which is most names' case), else null, and {@link #text} and the full check decide.
+   */
+  private static String plainName(byte[] name) {
+    if (name.length == 0 || name.length > NoteName.MAX_COMPONENT_BYTES || name[0] == '.') {
+      return null;
+    }
+    for (byte b : name) {
+      if (b < 0x20 || b == 0x7f) {
+        return null; // non-ASCII bytes are negative
+      }
+    }
+    return new String(name, StandardCharsets.ISO_8859_1);
+  }
+
+  /** A name as a folder lists it, decoded strictly as UTF-8, or null if it is not UTF-8. */
+  private static String text(byte[] name) {
+    return new Folder.Entry(name, 0, 0).text();
+  }
+
+  /**
    * Takes in the entry {@code name} of {@code node}'s open folder, of directory type {@code type}
    * ({@code DT_*}; unknown is looked up): a readable note, or a folder to enter.
    */
   private void look(Node node, Folder folder, String name, int type, Set<String> changed) {
-    if (NoteName.componentProblem(name) != null) {
+    if (NoteName.componentProblem(name) == null) {
+      take(node, folder, name, Arguments.utf8Length(name), type, changed);
+    }
+  }
+
+  /** As {@link #look}, for a name known to follow the rules, {@code bytes} long in UTF-8. */
+  private void take(
+      Node node, Folder folder, String name, int bytes, int type, Set<String> changed) {
+    int pathBytes = node.path.isEmpty() ? bytes : node.bytes + 1 + bytes;
+    if (pathBytes > NoteName.MAX_PATH_BYTES) {
       return;
     }
     String path = node.path.isEmpty() ? name : node.path + "/" + name;
-    if (Arguments.utf8Length(path) > NoteName.MAX_PATH_BYTES) {
-      return;
-    }
     if (type == Posix.DT_UNKNOWN) {
       try {
         int mode = (int) folder.attributesOf(name)[Posix.MODE] & Posix.S_IFMT;
@@ -542,7 +640,7 @@ public final class Catalog {
         }
         return;
       }
-      if (notes.add(path) && changed != null) {
+      if (keep(path) && changed != null) {
         changed.add(path);
       }
     } else if (type == Posix.DT_DIR && node.depth < NoteName.MAX_FOLDERS) {
@@ -551,7 +649,7 @@ public final class Catalog {
         return;
       }
       try (Folder sub = folder.folder(name)) {
-        enter(new Node(path, reach, node.depth + 1), sub);
+        enter(new Node(path, pathBytes, reach, node.depth + 1), sub);
       } catch (Folder.NotAFolder e) {
         // A link, a mount point, another file system: never entered, and no notes in it.
       } catch (IOException e) {

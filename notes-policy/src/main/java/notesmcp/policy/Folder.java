@@ -3,6 +3,7 @@ package notesmcp.policy;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -65,7 +66,7 @@ final class Folder implements AutoCloseable {
     Posix.require();
     long[] attributes = new long[Posix.ATTRIBUTES];
     String text = realPath.toString();
-    int fd = Posix.openDirectory(text.getBytes(StandardCharsets.UTF_8), attributes);
+    int fd = Posix.openDirectory(bytesOf(realPath, text), attributes);
     if (fd == -Posix.ELOOP || fd == -Posix.ENOTDIR) {
       throw new NotDirectoryException(text);
     }
@@ -73,6 +74,37 @@ final class Folder implements AutoCloseable {
       throw failure(text, fd);
     }
     return new Folder(fd, false, rule, attributes);
+  }
+
+  /**
+   * Opens the directory at {@code realPath} for a moment: as {@link #open(Path, ReadRule)}, but its
+   * {@link #close} releases it (for the folders above a file of trusted configuration).
+   */
+  static Folder openOnce(Path realPath, ReadRule rule) throws IOException {
+    Folder kept = open(realPath, rule);
+    return new Folder(kept.fd, true, rule, kept.opened);
+  }
+
+  /**
+   * The folder {@code name} in this one as a place to look names up from ({@code
+   * O_PATH|O_DIRECTORY|O_NOFOLLOW}: only search permission needed), on any file system (for the
+   * folders above a trusted file, which a path crosses as it likes); it cannot be listed. The
+   * caller checks who may write it, and closes it.
+   *
+   * @throws NotAFolder if it is a link or not a directory
+   */
+  Folder anyFolder(String name) throws IOException {
+    checkOpen();
+    long[] attributes = new long[Posix.ATTRIBUTES];
+    byte[] bytes = bytes(name);
+    int sub = Posix.openPlaceAt(fd, bytes, attributes);
+    if (sub == -Posix.ENOTDIR && Posix.statAt(fd, bytes, attributes) == 0) {
+      sub = ((int) attributes[Posix.MODE] & Posix.S_IFMT) == Posix.S_IFLNK ? -Posix.ELOOP : sub;
+    }
+    if (sub < 0) {
+      throw folderFailure(name, sub);
+    }
+    return new Folder(sub, true, rule, attributes);
   }
 
   /** The rule this folder's reads keep: the one it was opened with. */
@@ -100,6 +132,30 @@ final class Folder implements AutoCloseable {
       throw failure("the folder", result);
     }
     return attributes;
+  }
+
+  /**
+   * The bytes the system knows {@code path} by. The JVM keeps them behind its text, which it
+   * decodes with its file-name encoding ({@code sun.jnu.encoding}, from the locale); bytes not
+   * valid in that encoding become U+FFFD, and such text, encoded again, names some other folder
+   * (the real path of a link to {@code caf\xe9} would open {@code caf\xef\xbf\xbd}). So a path
+   * whose text does not turn back into the same path is refused; any other is encoded as the JVM
+   * encodes paths.
+   */
+  static byte[] bytesOf(Path path, String text) throws FileSystemException {
+    Charset encoding = Charset.defaultCharset();
+    try {
+      encoding = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
+      if (Path.of(text).equals(path)) {
+        return text.getBytes(encoding);
+      }
+    } catch (IllegalArgumentException e) {
+      // an InvalidPathException, or an unknown encoding: refused below
+    }
+    throw new FileSystemException(
+        text.replace('\uFFFD', '?'),
+        null,
+        "its real path is not valid " + encoding.name() + ", this JVM's file-name encoding");
   }
 
   /**
@@ -275,7 +331,7 @@ final class Folder implements AutoCloseable {
     if (opened[Posix.MOUNT] != parent[Posix.MOUNT]) {
       return "it is a mount point (mount points are never crossed)";
     }
-    String others = rule.othersMayWrite(opened, Posix.userId());
+    String others = rule.othersMayWrite(opened);
     if (others != null) {
       return others + unprotectedHardLinks();
     }

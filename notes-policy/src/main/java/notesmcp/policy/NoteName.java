@@ -2,6 +2,7 @@ package notesmcp.policy;
 
 import java.text.Normalizer;
 import java.util.Objects;
+import notesmcp.text.TerminalText;
 
 /**
  * The path of one note relative to the workspace, such as {@code notes.txt} or {@code
@@ -20,21 +21,6 @@ public final class NoteName {
   static final int MAX_COMPONENT_BYTES = 255;
   static final int MAX_PATH_BYTES = 1024;
   static final int MAX_FOLDERS = 16;
-
-  /**
-   * Other_Default_Ignorable_Code_Point (Unicode 16's PropList.txt): the Hangul fillers U+115F,
-   * U+1160, U+3164 and U+FFA0, U+034F COMBINING GRAPHEME JOINER, the Khmer inherent vowels U+17B4
-   * and U+17B5, and ranges reserved for future invisible characters. Inclusive ranges.
-   */
-  private static final int[] OTHER_DEFAULT_IGNORABLE = {
-    0x034f, 0x034f, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x2065, 0x2065, 0x3164, 0x3164, 0xffa0, 0xffa0,
-    0xfff0, 0xfff8, 0xe0000, 0xe0000, 0xe0002, 0xe001f, 0xe0080, 0xe00ff, 0xe01f0, 0xe0fff
-  };
-
-  /** Variation_Selector (PropList.txt, Unicode 16): U+FE0F and its kin. Inclusive ranges. */
-  private static final int[] VARIATION_SELECTOR = {
-    0x180b, 0x180d, 0x180f, 0x180f, 0xfe00, 0xfe0f, 0xe0100, 0xe01ef
-  };
 
   private final String value;
 
@@ -150,10 +136,11 @@ public final class NoteName {
   private static String invisibleIn(String text) {
     for (int i = 0; i < text.length(); ) {
       int c = text.codePointAt(i);
-      if (c < 0x20 || c == 0x7f || (c >= 0x80 && isInvisible(c))) {
+      if (c < 0x20 || c == 0x7f || (c >= 0x80 && TerminalText.isUnsafe(c))) {
         return "holds U+"
             + String.format("%04X", c)
-            + ", a control, format or invisible character (never part of a note's name)";
+            + ", a control, format, invisible or private-use character (never part of a note's"
+            + " name)";
       }
       i += Character.charCount(c);
     }
@@ -168,42 +155,6 @@ public final class NoteName {
       }
     }
     return true;
-  }
-
-  /**
-   * Whether {@code c} draws nothing, draws as blank space that is not a plain space, or changes how
-   * the text around it is drawn, by its Unicode properties: Default_Ignorable_Code_Point (which is
-   * Other_Default_Ignorable_Code_Point, format characters and Variation_Selector, less a few format
-   * characters that do draw), every format character (Cf, which includes the bidirectional controls
-   * and the tag characters), controls (Cc), White_Space other than U+0020 (no-break, em,
-   * ideographic and other spaces, line and paragraph separators), and code points this JDK does not
-   * know (unassigned, surrogates). Java 17 has no Default_Ignorable_Code_Point; {@code
-   * VisibleTextTest} checks this rule against ICU4J's property on every code point. Public for the
-   * review's rendering (notes-app's {@code VisibleText}), which shows such characters as escapes.
-   */
-  public static boolean isInvisible(int c) {
-    switch (Character.getType(c)) {
-      case Character.CONTROL:
-      case Character.FORMAT:
-      case Character.LINE_SEPARATOR:
-      case Character.PARAGRAPH_SEPARATOR:
-      case Character.SURROGATE:
-      case Character.UNASSIGNED:
-        return true;
-      case Character.SPACE_SEPARATOR:
-        return c != ' ';
-      default:
-        return in(OTHER_DEFAULT_IGNORABLE, c) || in(VARIATION_SELECTOR, c);
-    }
-  }
-
-  private static boolean in(int[] ranges, int c) {
-    for (int i = 0; i < ranges.length; i += 2) {
-      if (c >= ranges[i] && c <= ranges[i + 1]) {
-        return true;
-      }
-    }
-    return false;
   }
 
   public String value() {

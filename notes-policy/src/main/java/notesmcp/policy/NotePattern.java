@@ -214,6 +214,40 @@ final class NotePattern {
     return closure(patterns, Arrays.copyOf(next, count));
   }
 
+  /**
+   * Whether one more component {@code name} would end a match: {@code ended(enter(states, name))}
+   * without building the states (the catalog asks this of every file it lists). A state at a {@code
+   * **} that ends its pattern takes any name; a state whose segment is the pattern's last one, or
+   * the last before a final {@code **}, takes the names its segment matches.
+   */
+  static boolean endsWith(List<NotePattern> patterns, int[] states, String name) {
+    for (int state : states) {
+      NotePattern pattern = patterns.get(state >>> 6);
+      int s = state & 63;
+      int length = pattern.segments.length;
+      if (s >= length) {
+        continue;
+      }
+      boolean anyDepth = pattern.segments[s].equals(ANY_DEPTH);
+      if (anyDepth
+          ? s + 1 == length
+          : lastBefore(pattern, s + 1) && matchesSegment(pattern, s, name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether nothing but one final {@code **}, or nothing, follows segment index {@code s}. */
+  private static boolean lastBefore(NotePattern pattern, int s) {
+    return s == pattern.segments.length
+        || (s + 1 == pattern.segments.length && pattern.segments[s].equals(ANY_DEPTH));
+  }
+
+  private static boolean matchesSegment(NotePattern pattern, int s, String name) {
+    return pattern.exact ? pattern.segments[s].equals(name) : glob(pattern.segments[s], name);
+  }
+
   /** Whether some pattern has matched exactly the components walked so far. */
   static boolean ended(List<NotePattern> patterns, int[] states) {
     for (int state : states) {

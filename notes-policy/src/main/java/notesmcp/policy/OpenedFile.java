@@ -166,7 +166,7 @@ final class OpenedFile implements AutoCloseable {
     }
     long[] folderNow = folder.attributes();
     long clock = Posix.now();
-    String unsafe = folder.rule().othersMayWrite(folderNow, Posix.userId());
+    String unsafe = folder.rule().othersMayWrite(folderNow);
     if (unsafe != null) {
       throw new UnsafeFolder(shown, unsafe);
     }

@@ -333,8 +333,8 @@ public final class Policy {
 
     /** Whether the file {@code name} in this folder is readable (matched, and not excluded). */
     boolean reads(String name) {
-      return NotePattern.ended(policy.readable, NotePattern.enter(policy.readable, readable, name))
-          && !NotePattern.ended(policy.exclude, NotePattern.enter(policy.exclude, exclude, name));
+      return NotePattern.endsWith(policy.readable, readable, name)
+          && !NotePattern.endsWith(policy.exclude, exclude, name);
     }
   }
 }

@@ -1,12 +1,12 @@
 package notesmcp.policy;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import notesmcp.text.JsonInput;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -30,7 +30,7 @@ import tools.jackson.core.json.JsonFactory;
  * wrong types, bad names and bad patterns are all errors.
  */
 public final class PolicyFile {
-  private static final long MAX_FILE_BYTES = 64 * 1024;
+  private static final int MAX_FILE_BYTES = 64 * 1024;
   private static final JsonFactory JSON =
       JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
@@ -48,12 +48,17 @@ public final class PolicyFile {
   public static Policy load(Path file) throws Invalid {
     byte[] bytes;
     try {
-      if (Files.size(file) > MAX_FILE_BYTES) {
-        throw new Invalid(file, "larger than " + MAX_FILE_BYTES + " bytes");
-      }
-      bytes = Files.readAllBytes(file);
+      // Opened as a note is, in folders only this user or root may write (TrustedFile).
+      bytes = TrustedFile.read(file, MAX_FILE_BYTES);
+    } catch (TrustedFile.Refused e) {
+      throw new Invalid(file, e.getMessage());
+    } catch (Folder.ChangedWhileOpening | OpenedFile.ChangedWhileReading e) {
+      throw new Invalid(file, "changed while it was being read; try again");
     } catch (IOException e) {
       throw new Invalid(file, "cannot be read (" + FileProblem.describe(e) + ")");
+    }
+    if (bytes == null) {
+      throw new Invalid(file, "larger than " + MAX_FILE_BYTES + " bytes");
     }
     return parse(file, bytes);
   }
@@ -67,8 +72,8 @@ public final class PolicyFile {
     int maxNoteBytes = defaults.maxNoteBytes();
     int maxCalls = defaults.maxCalls();
     boolean search = false;
-    if (JsonProblem.isNotUtf8(bytes)) {
-      throw new Invalid(file, "not valid JSON: " + JsonProblem.NOT_UTF8);
+    if (JsonInput.isNotUtf8(bytes)) {
+      throw new Invalid(file, "not valid JSON: " + JsonInput.NOT_UTF8);
     }
     try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), bytes)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
@@ -111,7 +116,7 @@ public final class PolicyFile {
         throw new Invalid(file, "must hold exactly one JSON object");
       }
     } catch (JacksonException e) {
-      throw new Invalid(file, "not valid JSON: " + JsonProblem.describe(e));
+      throw new Invalid(file, "not valid JSON: " + JsonInput.describe(e));
     }
     try {
       return Policy.of(readable, exclude, proposable, maxNoteBytes, maxCalls).withSearch(search);

@@ -12,8 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.CodeSource;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.util.zip.CRC32;
 
 /**
  * The POSIX calls Java 17's standard library lacks, from the project's own {@code libnotesmcp.so}
@@ -30,10 +29,13 @@ import java.security.NoSuchAlgorithmException;
  * holds this class (its code source), so {@code notes-app/target/notes-mcp.jar} loads {@code
  * notes-app/target/native/libnotesmcp.so}, and notes-policy's own {@code target/classes} loads
  * {@code target/native/libnotesmcp.so}. Before it is mapped it is checked: a regular file, an ELF
- * shared object for x86-64, and exactly the bytes the build made (their SHA-256, which the build
- * records in the resource {@value #RECORDED_SHA256}). A damaged library (a truncated copy, say)
- * would otherwise crash the JVM as it maps it. When it cannot be used, {@link #require} says so and
- * names the file; nothing falls back to a path-based read.
+ * shared object for x86-64, and exactly the bytes the build made: their size and CRC-32, which the
+ * build records in the resource {@value #RECORD} ({@link Record}). A damaged library (a truncated
+ * copy, say) would otherwise crash the JVM as it maps it. A checksum, not a cryptographic hash:
+ * whoever could write the library could write the record beside this class too, so this catches
+ * damage, not forgery; and the JDK's SHA-256 costs 100 ms and more of a cold start (its security
+ * providers load), CRC-32 about one (docs/native.md). When the library cannot be used, {@link
+ * #require} says so and names the file; nothing falls back to a path-based read.
  *
  * <p>Every native function returns a non-negative result or {@code -errno} and never throws.
  * Stateless; any thread.
@@ -117,8 +119,8 @@ public final class Posix {
 
   private static final String FILE_NAME = "libnotesmcp.so";
 
-  /** The resource the build writes with the library's SHA-256 ({@code sha256sum}'s output). */
-  static final String RECORDED_SHA256 = "libnotesmcp.so.sha256";
+  /** The resource the build writes beside this class: the library's CRC-32 and size. */
+  static final String RECORD = "libnotesmcp.so.crc32";
 
   /** Far more than the library's size (about 20 KB); a bigger file is not the one built. */
   private static final long MAX_LIBRARY_BYTES = 4L * 1024 * 1024;
@@ -134,7 +136,7 @@ public final class Posix {
     String problem = null;
     try {
       library = besideCodeSource();
-      problem = damage(library, recordedSha256());
+      problem = damage(library, recorded());
       if (problem == null) {
         System.load(library.toString());
       }
@@ -187,43 +189,37 @@ public final class Posix {
     return jarOrClasses.toAbsolutePath().getParent().resolve("native").resolve(FILE_NAME);
   }
 
-  /** The SHA-256 the build recorded, in lower-case hex, or null when the record is missing. */
-  private static String recordedSha256() {
-    try (InputStream in = Posix.class.getResourceAsStream(RECORDED_SHA256)) {
+  /** What the build recorded ("CRC-32 in 8 hex digits, a space, the size"), or null if missing. */
+  private static String recorded() {
+    try (InputStream in = Posix.class.getResourceAsStream(RECORD)) {
       if (in == null) {
         return null;
       }
-      byte[] head = in.readNBytes(64);
-      String hex = new String(head, StandardCharsets.US_ASCII);
-      return isSha256(hex) ? hex : null;
+      String text = new String(in.readNBytes(64), StandardCharsets.US_ASCII).strip();
+      return text.isEmpty() ? null : text;
     } catch (IOException e) {
       return null;
     }
   }
 
-  private static boolean isSha256(String hex) {
-    if (hex.length() != 64) {
-      return false;
-    }
-    for (int i = 0; i < hex.length(); i++) {
-      char c = hex.charAt(i);
-      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-        return false;
-      }
-    }
-    return true;
+  /** The record of {@code bytes}: their CRC-32 in 8 lower-case hex digits, a space, their size. */
+  static String recordOf(byte[] bytes) {
+    CRC32 crc = new CRC32();
+    crc.update(bytes, 0, bytes.length);
+    String hex = Long.toHexString(crc.getValue());
+    return "00000000".substring(hex.length()) + hex + " " + bytes.length;
   }
 
   /**
    * Why {@code library} must not be mapped, or null when it is exactly the library the build made:
    * a regular file (not a link), of a plausible size, an ELF 64-bit little-endian shared object for
-   * x86-64, whose SHA-256 is {@code recorded}. Read with Java's own file API: nothing native is
-   * loaded yet.
+   * x86-64, whose {@link #recordOf record} is {@code recorded}. Read with Java's own file API:
+   * nothing native is loaded yet.
    */
   static String damage(Path library, String recorded) {
     if (recorded == null) {
-      return "the build's record of its SHA-256 (resource "
-          + RECORDED_SHA256
+      return "the build's record of it (resource "
+          + RECORD
           + " beside the class Posix) is missing, so it cannot be checked";
     }
     byte[] bytes;
@@ -243,11 +239,9 @@ public final class Posix {
     if (!isElfSharedObjectForX8664(bytes)) {
       return "it is " + bytes.length + " bytes and not an ELF shared object for x86-64";
     }
-    String actual = sha256(bytes);
+    String actual = recordOf(bytes);
     if (!actual.equals(recorded)) {
-      return "it is damaged or not the one built with this program: "
-          + bytes.length
-          + " bytes with SHA-256 "
+      return "it is damaged or not the one built with this program: CRC-32 and size "
           + actual
           + ", the build recorded "
           + recorded;
@@ -285,16 +279,17 @@ public final class Posix {
         && bytes[19] == 0;
   }
 
-  private static String sha256(byte[] bytes) {
-    try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(bytes);
-      StringBuilder hex = new StringBuilder(64);
-      for (byte b : digest) {
-        hex.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
-      }
-      return hex.toString();
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java has SHA-256", e);
+  /**
+   * Run by notes-policy's build right after it compiles the library: {@code Record LIBRARY
+   * RESOURCE} writes the library's {@link #recordOf record} to RESOURCE ({@value #RECORD} among the
+   * classes, so it travels in every jar that holds this class).
+   */
+  public static final class Record {
+    private Record() {}
+
+    public static void main(String[] args) throws IOException {
+      byte[] library = Files.readAllBytes(Path.of(args[0]));
+      Files.writeString(Path.of(args[1]), recordOf(library) + "\n", StandardCharsets.US_ASCII);
     }
   }
 
@@ -317,6 +312,12 @@ public final class Posix {
    * openat2.
    */
   static native int openFolderBeneath(int dir, byte[] path, long[] attributes);
+
+  /**
+   * {@code openat(dir, name, O_PATH|O_DIRECTORY|O_NOFOLLOW|O_CLOEXEC)} and its fstat: a folder to
+   * look names up from, which needs only search permission on it.
+   */
+  static native int openPlaceAt(int dir, byte[] name, long[] attributes);
 
   /** {@code statx(dir, name, AT_SYMLINK_NOFOLLOW)}: the name's own attributes, never a target. */
   static native int statAt(int dir, byte[] name, long[] attributes);

@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.HexFormat;
+import notesmcp.policy.Notes.Requester;
 
 /**
  * A note a client asked to create, waiting for a person's approval. Immutable: the destination and

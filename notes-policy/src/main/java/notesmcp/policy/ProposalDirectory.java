@@ -2,19 +2,18 @@ package notesmcp.policy;
 
 import com.sun.security.auth.module.UnixSystem;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.file.DirectoryStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -22,8 +21,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The proposals folder ({@code -proposals DIR}): one immutable record per accepted proposal, and
- * beside it at most one status marker, each published atomically and owner-only (approvals issue,
- * "Durable proposals").
+ * beside it at most one status marker, each published atomically and owner-only (docs/approvals.md,
+ * "What is on disk, and what a crash leaves").
  *
  * <pre>DIR/ID.json        the record: destination, exact content, bytes, SHA-256, time, client
  * DIR/ID.committed   marker: the note was created   (absent both: the proposal is pending)
@@ -45,7 +44,7 @@ public final class ProposalDirectory {
 
   private static final String RECORD = ".json";
   private static final String LOCK = "lock";
-  private static final LinkOption NO_FOLLOW = LinkOption.NOFOLLOW_LINKS;
+  private static final byte[] LOCK_NAME = LOCK.getBytes(StandardCharsets.US_ASCII);
 
   /** A record holds at most a 1 MiB note, escaped: far less than this. */
   static final int MAX_RECORD_BYTES = 8 * 1024 * 1024;
@@ -87,11 +86,11 @@ public final class ProposalDirectory {
   }
 
   /**
-   * Opens {@code dir}, creating it (and any missing parent) {@code 0700} if it is missing. "DIR
-   * must be outside the workspace and must not be group- or world-writable; otherwise startup fails
-   * with a clear message"; "decided on real paths (links resolved)"; "DIR must be owned by the user
-   * ... (its parents are not checked)" (approvals issue). CONTRACT §5: "a -proposals DIR that is,
-   * or would resolve to, a place inside the workspace is refused without creating any folder":
+   * Opens {@code dir}, creating it (and any missing parent) {@code 0700} if it is missing. DIR must
+   * be outside the workspace, owned by the user and writable by neither group nor others, all
+   * decided on its real path (links resolved; its parents are not checked); otherwise start-up
+   * fails with a clear message (docs/approvals.md). A DIR that is, or would resolve to, a place
+   * inside the workspace is refused before any folder is created (docs/behaviour.md, "Limits"):
    * where it would be is decided first ({@link PlannedFolder#realPathOf}), and only then is
    * anything created.
    *
@@ -102,7 +101,8 @@ public final class ProposalDirectory {
     try {
       Path planned = PlannedFolder.realPathOf(dir);
       refuseInside(dir, planned, workspace);
-      if (Files.notExists(planned, NO_FOLLOW)) {
+      Folder.bytesOf(planned, planned.toString()); // a name this JVM cannot open is refused first
+      if (Files.notExists(planned, LinkOption.NOFOLLOW_LINKS)) {
         // Missing parents too (like mkdir -p), and each one private: nothing else goes in them.
         Files.createDirectories(
             planned,
@@ -114,26 +114,42 @@ public final class ProposalDirectory {
       }
       refuseInside(dir, real, workspace);
       long me = new UnixSystem().getUid();
-      long owner = ((Number) Files.getAttribute(real, "unix:uid")).longValue();
+      // Owner and mode as the descriptor opened shows them: the folder checked is the one used.
+      Folder folder = Folder.openOnce(real, workspace.rule());
+      long[] opened = folder.attributesWhenOpened();
+      long owner = opened[Posix.OWNER];
+      int mode = (int) opened[Posix.MODE] & 0777;
       if (owner != me) {
+        folder.close();
         throw new Unusable(dir, "is owned by uid " + owner + ", not by this user (uid " + me + ")");
       }
-      Set<PosixFilePermission> mode = Files.getPosixFilePermissions(real);
-      if (mode.contains(PosixFilePermission.GROUP_WRITE)
-          || mode.contains(PosixFilePermission.OTHERS_WRITE)) {
+      if ((mode & 0022) != 0) {
+        folder.close();
         throw new Unusable(
             dir,
             "is writable by group or others ("
-                + PosixFilePermissions.toString(mode)
+                + PosixFilePermissions.toString(permissions(mode))
                 + "); run: chmod go-w "
                 + real);
       }
-      return new ProposalDirectory(real, me, Folder.open(real, workspace.rule()));
+      // Kept for the life of the process; nothing closes it.
+      return new ProposalDirectory(real, me, folder);
     } catch (Posix.Unavailable e) {
       throw e;
     } catch (IOException e) {
       throw new Unusable(dir, "cannot be used (" + FileProblem.describe(e) + ")");
     }
+  }
+
+  private static Set<PosixFilePermission> permissions(int mode) {
+    Set<PosixFilePermission> set = EnumSet.noneOf(PosixFilePermission.class);
+    PosixFilePermission[] bits = PosixFilePermission.values(); // OWNER_READ ... OTHERS_EXECUTE
+    for (int i = 0; i < bits.length; i++) {
+      if ((mode & (0400 >> i)) != 0) {
+        set.add(bits[i]);
+      }
+    }
+    return set;
   }
 
   private static void refuseInside(Path dir, Path real, Workspace workspace) throws Unusable {
@@ -182,35 +198,50 @@ public final class ProposalDirectory {
    */
   <T> T locked(Runnable onWait, Locked<T> work) throws IOException {
     inProcess.lock();
-    try (FileChannel channel =
-        FileChannel.open(
-            dir.resolve(LOCK),
-            Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, NO_FOLLOW),
-            DurableFiles.OWNER_ONLY)) {
-      FileLock lock = channel.tryLock();
-      if (lock == null) {
-        onWait.run();
-        lock = channel.lock();
+    try {
+      if (inProcess.getHoldCount() > 1) {
+        return work.run(); // this thread holds the folder's lock already
+      }
+      // Opened relative to the folder's descriptor, created 0600 if missing, never a link, never
+      // a FIFO's wait for a reader; flock, released when the descriptor is closed.
+      long[] attributes = new long[Posix.ATTRIBUTES];
+      int fd = Posix.openLockAt(folder.descriptor(), LOCK_NAME, attributes);
+      if (fd < 0) {
+        throw Folder.failure(dir.resolve(LOCK).toString(), fd);
       }
       try {
+        if (!OpenedFile.isRegular(attributes)) {
+          throw new FileSystemException(dir.resolve(LOCK).toString(), null, "not a regular file");
+        }
+        int result = Posix.lock(fd, false);
+        if (result == -Posix.EAGAIN) {
+          onWait.run();
+          result = Posix.lock(fd, true);
+        }
+        if (result < 0) {
+          throw Folder.failure(dir.resolve(LOCK).toString(), result);
+        }
         return work.run();
       } finally {
-        lock.release();
+        Posix.close(fd);
       }
     } finally {
       inProcess.unlock();
     }
   }
 
-  /** The ids of all records, sorted. */
+  /** The ids of all records, sorted; listed through the folder's descriptor. */
   List<String> ids() throws IOException {
     List<String> ids = new ArrayList<>();
-    try (DirectoryStream<Path> records = Files.newDirectoryStream(dir, "*" + RECORD)) {
-      for (Path record : records) {
-        String name = record.getFileName().toString();
-        String id = name.substring(0, name.length() - RECORD.length());
-        if (isId(id)) {
-          ids.add(id);
+    try (Folder.Entries entries = folder.entries()) {
+      Folder.Entry entry;
+      while ((entry = entries.next()) != null) {
+        String name = entry.text();
+        if (name != null && name.endsWith(RECORD)) {
+          String id = name.substring(0, name.length() - RECORD.length());
+          if (isId(id)) {
+            ids.add(id);
+          }
         }
       }
     }
@@ -220,13 +251,24 @@ public final class ProposalDirectory {
 
   /** A marker that exists, or whose existence cannot be told, counts: never commit twice. */
   Status status(String id) {
-    if (!Files.notExists(marker(id, Status.COMMITTED), NO_FOLLOW)) {
+    if (!isAbsent(marker(id, Status.COMMITTED))) {
       return Status.COMMITTED;
     }
-    if (!Files.notExists(marker(id, Status.REJECTED), NO_FOLLOW)) {
+    if (!isAbsent(marker(id, Status.REJECTED))) {
       return Status.REJECTED;
     }
     return Status.PENDING;
+  }
+
+  private boolean isAbsent(String name) {
+    try {
+      folder.attributesOf(name);
+      return false;
+    } catch (NoSuchFileException e) {
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /**
@@ -274,10 +316,10 @@ public final class ProposalDirectory {
   }
 
   /**
-   * Why no new proposal for {@code name} may be accepted, if one may not: "at most one pending
-   * proposal per destination name in DIR, across server restarts", "re-read at each propose_note,
-   * not cached at start-up" (approvals issue). A damaged pending record blocks every name, since
-   * its destination cannot be known. Call inside {@link #locked}.
+   * Why no new proposal for {@code name} may be accepted, if one may not: at most one proposal per
+   * destination name is pending in DIR, across server restarts, as DIR says each time propose_note
+   * is called, never as it was at start-up (docs/approvals.md). A damaged pending record blocks
+   * every name, since its destination cannot be known. Call inside {@link #locked}.
    */
   Optional<String> blocking(NoteName name) throws IOException {
     for (String id : ids()) {
@@ -310,14 +352,14 @@ public final class ProposalDirectory {
    * since the client is told the proposal was not kept.
    */
   void store(Proposal proposal) throws IOException {
-    Path record = dir.resolve(proposal.id() + RECORD);
+    String record = proposal.id() + RECORD;
     try {
-      DurableFiles.publish(dir, record.getFileName().toString(), RecordFormat.encode(proposal));
+      DurableFiles.publish(folder, record, RecordFormat.encode(proposal));
     } catch (FileAlreadyExistsException e) {
       throw e; // not ours to remove
     } catch (IOException e) {
       try {
-        Files.deleteIfExists(record);
+        DurableFiles.removeIfPresent(folder, record);
       } catch (IOException again) {
         e.addSuppressed(again);
       }
@@ -331,17 +373,15 @@ public final class ProposalDirectory {
       throw new IllegalStateException(id + " cannot become " + status.word());
     }
     DurableFiles.publish(
-        dir,
-        marker(id, status).getFileName().toString(),
-        RecordFormat.encodeStatus(id, status.word(), at, sha256));
+        folder, marker(id, status), RecordFormat.encodeStatus(id, status.word(), at, sha256));
   }
 
   /** Clears what interrupted publishes left; call inside {@link #locked}. */
   void removeStaleTemporaries() throws IOException {
-    DurableFiles.removeStaleTemporaries(dir);
+    DurableFiles.removeStaleTemporaries(folder);
   }
 
-  private Path marker(String id, Status status) {
-    return dir.resolve(id + "." + status.word());
+  private static String marker(String id, Status status) {
+    return id + "." + status.word();
   }
 }

@@ -23,7 +23,10 @@ import java.time.Duration;
  * Immutable.
  */
 public record ReadRule(boolean hardLinksProtected, Duration margin) {
-  /** The margin, as measured against the rename cycle of {@code bench/race/} (BENCHMARKS.md). */
+  /**
+   * The margin, as measured against the rename cycle of {@code bench/race/run} ({@code
+   * bench/race/README.md}).
+   */
   public static final Duration MARGIN = Duration.ofMillis(50);
 
   static final Path PROTECTED_HARDLINKS = Path.of("/proc/sys/fs/protected_hardlinks");
@@ -63,11 +66,11 @@ public record ReadRule(boolean hardLinksProtected, Duration margin) {
    * protected, a folder another user may write (owned by another user than this one or root, or
    * writable by its group or by everyone) is refused.
    */
-  String othersMayWrite(long[] folder, long me) {
+  String othersMayWrite(long[] folder) {
     if (hardLinksProtected) {
       return null;
     }
-    return writableByOthers(folder, me);
+    return writableByOthers(folder, Posix.userId());
   }
 
   /** Who else may write a folder with these attributes, in words; null when nobody but us. */

@@ -9,6 +9,8 @@ import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import notesmcp.policy.Notes.Requester;
+import notesmcp.text.JsonInput;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
@@ -129,8 +131,8 @@ final class RecordFormat {
   /** Decodes the record of proposal {@code id}, checking every field against the others. */
   static Proposal decode(String id, byte[] bytes) throws Damaged {
     Map<String, Object> fields = new HashMap<>();
-    if (JsonProblem.isNotUtf8(bytes)) {
-      throw new Damaged("is " + JsonProblem.NOT_UTF8);
+    if (JsonInput.isNotUtf8(bytes)) {
+      throw new Damaged("is " + JsonInput.NOT_UTF8);
     }
     try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), bytes)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
@@ -147,7 +149,7 @@ final class RecordFormat {
         throw new Damaged("holds more than one JSON object");
       }
     } catch (JacksonException e) {
-      throw new Damaged("is not valid JSON (" + JsonProblem.describe(e) + ")");
+      throw new Damaged("is not valid JSON (" + JsonInput.describe(e) + ")");
     }
     for (String required : KEYS) {
       if (!fields.containsKey(required)) {

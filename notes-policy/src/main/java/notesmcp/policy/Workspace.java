@@ -57,7 +57,7 @@ public final class Workspace {
       throw new IOException(root + " is not a directory");
     }
     Folder folder = Folder.open(real, rule);
-    String others = rule.othersMayWrite(folder.attributesWhenOpened(), Posix.userId());
+    String others = rule.othersMayWrite(folder.attributesWhenOpened());
     if (others != null) {
       throw new IOException(
           others
@@ -67,6 +67,28 @@ public final class Workspace {
               + "), or set fs.protected_hardlinks = 1");
     }
     return new Workspace(real, folder);
+  }
+
+  /**
+   * What this kernel cannot tell apart, in words for the start-up log, or null when it can tell
+   * everything the walk needs: without a mount id ({@code statx}'s {@code STATX_MNT_ID}, Linux
+   * 5.8+) folders are compared by device only, and without openat2 too (Linux 5.6+) a bind mount of
+   * the same file system inside the workspace would be entered ({@code docs/native.md}).
+   */
+  public String mountLimitation() {
+    return mountLimitation(folder.attributesWhenOpened()[Posix.MOUNT] >= 0, Posix.HAS_OPENAT2);
+  }
+
+  static String mountLimitation(boolean mountIds, boolean openat2) {
+    if (mountIds) {
+      return null;
+    }
+    return openat2
+        ? "this kernel reports no mount ids (statx STATX_MNT_ID): folders are compared by device,"
+            + " and openat2 refuses mount points"
+        : "this kernel reports no mount ids (statx STATX_MNT_ID) and has no openat2: folders are"
+            + " compared by device only, so a bind mount of the same file system inside the"
+            + " workspace is not told apart";
   }
 
   /** The root's real path, as resolved at start-up; the folder itself is held by descriptor. */

@@ -12,6 +12,8 @@ import java.util.stream.Stream;
 import notesmcp.policy.Approvals.Decision;
 import notesmcp.policy.Approvals.Done;
 import notesmcp.policy.Approvals.Refused;
+import notesmcp.policy.Notes.Outcome;
+import notesmcp.policy.Notes.Requester;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

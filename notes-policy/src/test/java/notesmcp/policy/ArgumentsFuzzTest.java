@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import notesmcp.policy.Notes.Outcome;
 import tools.jackson.databind.JsonNode;
 
 /**

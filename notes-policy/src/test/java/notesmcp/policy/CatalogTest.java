@@ -256,11 +256,57 @@ class CatalogTest {
   }
 
   @Test
+  void theCursorsMacIsHmacSha256AsTheJdkComputesIt() throws Exception {
+    java.util.Random random = new java.util.Random(3);
+    for (int round = 0; round < 200; round++) {
+      byte[] key = new byte[32];
+      random.nextBytes(key);
+      byte[] message = new byte[random.nextInt(300)];
+      random.nextBytes(message);
+      byte[] inner = new byte[64];
+      byte[] outer = new byte[64];
+      for (int i = 0; i < 64; i++) {
+        byte k = i < 32 ? key[i] : 0;
+        inner[i] = (byte) (k ^ 0x36);
+        outer[i] = (byte) (k ^ 0x5c);
+      }
+      javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+      mac.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
+      byte[] expected = java.util.Arrays.copyOf(mac.doFinal(message), 16);
+
+      assertThat(
+              Catalog.hmac(
+                  java.security.MessageDigest.getInstance("SHA-256"),
+                  inner,
+                  outer,
+                  message,
+                  message.length))
+          .isEqualTo(expected);
+    }
+  }
+
+  @Test
   void codePointOrderPutsSupplementaryCharactersAfterTheRestOfTheBmp() {
     assertThat(Catalog.CODE_POINT_ORDER.compare("\ufffd", "\ud83d\ude00")).isNegative();
     assertThat("\ufffd".compareTo("\ud83d\ude00")).as("String's own order").isPositive();
     assertThat(Catalog.CODE_POINT_ORDER.compare("a/b", "a.b")).isPositive();
     assertThat(Catalog.CODE_POINT_ORDER.compare("ab", "a")).isPositive();
+  }
+
+  @Test
+  void theListingIsInCodePointOrderOnceANameAboveUffffAppears() throws Exception {
+    Path root = root();
+    for (String name : List.of("a.md", "\ufffd.md", "\uff21.md", "b.md")) {
+      Files.writeString(root.resolve(name), "x");
+    }
+    Catalog catalog = catalog(root, markdown());
+    assertThat(all(catalog)).containsExactly("a.md", "b.md", "\uff21.md", "\ufffd.md");
+
+    Files.writeString(root.resolve("\ud83d\ude00.md"), "x");
+    Files.writeString(root.resolve("c.md"), "x");
+
+    assertThat(all(catalog))
+        .containsExactly("a.md", "b.md", "c.md", "\uff21.md", "\ufffd.md", "\ud83d\ude00.md");
   }
 
   @Test

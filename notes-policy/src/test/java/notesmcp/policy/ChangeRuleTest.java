@@ -192,7 +192,7 @@ class ChangeRuleTest {
     assertThat(ReadRule.writableByOthers(folder(01777, me), me))
         .as("the sticky bit does not stop a hard link")
         .isEqualTo("it is writable by every user (mode 1777)");
-    assertThat(new ReadRule(true, Duration.ZERO).othersMayWrite(folder(0777, 1001), me)).isNull();
+    assertThat(new ReadRule(true, Duration.ZERO).othersMayWrite(folder(0777, 1001))).isNull();
   }
 
   private static long[] folder(int mode, long owner) {
@@ -208,5 +208,16 @@ class ChangeRuleTest {
 
     assertThat(ReadRule.hardLinksProtectedBySystem()).isEqualTo(value.equals("1"));
     assertThat(ReadRule.ofSystem().margin()).isEqualTo(Duration.ofMillis(50));
+  }
+
+  @Test
+  void aKernelWithoutMountIdsIsSaidAtStartUp() {
+    assertThat(workspace.mountLimitation()).as("this kernel has both").isNull();
+    assertThat(Workspace.mountLimitation(false, true))
+        .isEqualTo(
+            "this kernel reports no mount ids (statx STATX_MNT_ID): folders are compared by"
+                + " device, and openat2 refuses mount points");
+    assertThat(Workspace.mountLimitation(false, false))
+        .endsWith("so a bind mount of the same file system inside the workspace is not told apart");
   }
 }

@@ -100,7 +100,7 @@ class FolderTest {
 
   @Test
   void aSecondHardLinkCountsEvenAfterTheOtherNameIsRemovedOnceOpened() throws IOException {
-    // Issue 8: open a name while it is a hard link to an outside file, then the other process
+    // Open a name while it is a hard link to an outside file, then the other process
     // removes that outside name; the descriptor alone now shows one link. The name showed two.
     Path outside = Files.writeString(dir.resolve("outside"), "not a note");
     Files.createLink(root.resolve("note"), outside);

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import notesmcp.policy.Notes.Outcome;
+import notesmcp.policy.Notes.Requester;
 
 /** A workspace and a proposals folder in a temporary directory, and the two views on them. */
 final class Folders {

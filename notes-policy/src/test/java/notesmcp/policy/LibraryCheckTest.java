@@ -25,8 +25,8 @@ class LibraryCheckTest {
   void readTheBuiltLibrary() throws IOException {
     Path library = Path.of("target", "native", "libnotesmcp.so");
     built = Files.readAllBytes(library);
-    try (InputStream in = Posix.class.getResourceAsStream(Posix.RECORDED_SHA256)) {
-      recorded = new String(in.readNBytes(64), StandardCharsets.US_ASCII);
+    try (InputStream in = Posix.class.getResourceAsStream(Posix.RECORD)) {
+      recorded = new String(in.readAllBytes(), StandardCharsets.US_ASCII).strip();
     }
   }
 
@@ -40,13 +40,31 @@ class LibraryCheckTest {
   }
 
   @Test
-  void aTruncatedCopyIsRefusedNamingItsSizeAndBothHashes() throws IOException {
-    Path truncated = copy(Arrays.copyOf(built, built.length / 2));
+  void aTruncatedCopyIsRefusedNamingBothRecords() throws IOException {
+    byte[] half = Arrays.copyOf(built, built.length / 2);
 
-    assertThat(Posix.damage(truncated, recorded))
-        .startsWith(
-            "it is damaged or not the one built with this program: " + built.length / 2 + " bytes")
-        .endsWith("the build recorded " + recorded);
+    assertThat(Posix.damage(copy(half), recorded))
+        .isEqualTo(
+            "it is damaged or not the one built with this program: CRC-32 and size "
+                + Posix.recordOf(half)
+                + ", the build recorded "
+                + recorded);
+    assertThat(recorded).isEqualTo(Posix.recordOf(built)).endsWith(" " + built.length);
+  }
+
+  @Test
+  void oneFlippedByteIsDamageToo() throws IOException {
+    byte[] flipped = built.clone();
+    flipped[flipped.length - 100] ^= 1;
+
+    assertThat(Posix.damage(copy(flipped), recorded)).startsWith("it is damaged");
+  }
+
+  @Test
+  void theRecordIsTheZlibCrc32AndTheSize() {
+    assertThat(Posix.recordOf("123456789".getBytes(StandardCharsets.US_ASCII)))
+        .isEqualTo("cbf43926 9");
+    assertThat(Posix.recordOf(new byte[0])).isEqualTo("00000000 0");
   }
 
   @Test

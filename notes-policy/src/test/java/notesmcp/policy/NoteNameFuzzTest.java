@@ -7,6 +7,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.nio.charset.StandardCharsets;
 import java.text.Normalizer;
 import java.util.List;
+import notesmcp.policy.Notes.Outcome;
 
 /**
  * Note names, for any string: a configured name is accepted exactly when it follows the documented
@@ -30,8 +31,8 @@ class NoteNameFuzzTest {
   /**
    * The rules, written out again from the documentation: components split on '/', none empty or
    * starting with '.', each at most 255 bytes, the whole at most 1,024 bytes and 16 folders, NFC,
-   * no control, format, separator, unassigned, surrogate, non-ASCII space or default-ignorable
-   * character.
+   * no control, format, separator, unassigned, surrogate, private-use, non-ASCII space or
+   * default-ignorable character.
    */
   static boolean followsRules(String path) {
     if (path.getBytes(StandardCharsets.UTF_8).length > 1024 || path.isEmpty()) {
@@ -62,6 +63,7 @@ class NoteNameFuzzTest {
         || type == Character.PARAGRAPH_SEPARATOR
         || type == Character.SURROGATE
         || type == Character.UNASSIGNED
+        || type == Character.PRIVATE_USE
         || (type == Character.SPACE_SEPARATOR && c != ' ')) {
       return true;
     }

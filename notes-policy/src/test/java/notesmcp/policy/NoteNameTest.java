@@ -56,19 +56,19 @@ class NoteNameTest {
         "/abs.md            | starts with '/': a note's path is relative to the workspace",
         "a/                 | ends with '/'",
         "a//b               | has an empty component ('//')",
-        "a\u0000b           | holds U+0000, a control, format or invisible character (never part of"
+        "a\u0000b           | holds U+0000, a control, format, invisible or private-use character (never part of"
             + " a note's name)",
-        "a\u007fb           | holds U+007F, a control, format or invisible character (never part of"
+        "a\u007fb           | holds U+007F, a control, format, invisible or private-use character (never part of"
             + " a note's name)",
-        "a\u202eb.md        | holds U+202E, a control, format or invisible character (never part of"
+        "a\u202eb.md        | holds U+202E, a control, format, invisible or private-use character (never part of"
             + " a note's name)",
-        "a\u200bb.md        | holds U+200B, a control, format or invisible character (never part of"
+        "a\u200bb.md        | holds U+200B, a control, format, invisible or private-use character (never part of"
             + " a note's name)",
-        "a\u00a0b.md        | holds U+00A0, a control, format or invisible character (never part of"
+        "a\u00a0b.md        | holds U+00A0, a control, format, invisible or private-use character (never part of"
             + " a note's name)",
-        "a\ufe0fb.md        | holds U+FE0F, a control, format or invisible character (never part of"
+        "a\ufe0fb.md        | holds U+FE0F, a control, format, invisible or private-use character (never part of"
             + " a note's name)",
-        "a\u3164b.md        | holds U+3164, a control, format or invisible character (never part of"
+        "a\u3164b.md        | holds U+3164, a control, format, invisible or private-use character (never part of"
             + " a note's name)",
         "Cafe\u0301.md      | is not in Unicode normalization form C (NFC)",
         "\u212b.md          | is not in Unicode normalization form C (NFC)",
@@ -84,7 +84,7 @@ class NoteNameTest {
   void aLineBreakIsNeverPartOfAName() {
     assertThat(NoteName.problemWith("a\nb.md"))
         .isEqualTo(
-            "holds U+000A, a control, format or invisible character (never part of a note's"
+            "holds U+000A, a control, format, invisible or private-use character (never part of a note's"
                 + " name)");
   }
 
@@ -92,7 +92,7 @@ class NoteNameTest {
   void anUnpairedSurrogateIsNeverAName() {
     assertThat(NoteName.problemWith("a\ud800.md"))
         .isEqualTo(
-            "holds U+D800, a control, format or invisible character (never part of a note's"
+            "holds U+D800, a control, format, invisible or private-use character (never part of a note's"
                 + " name)");
   }
 
@@ -130,7 +130,7 @@ class NoteNameTest {
     assertThat(NoteName.componentProblem("Cafe\u0301"))
         .isEqualTo("is not in Unicode normalization form C (NFC)");
     assertThat(NoteName.componentProblem("a\u202e"))
-        .startsWith("holds U+202E, a control, format or invisible character");
+        .startsWith("holds U+202E, a control, format, invisible or private-use character");
     assertThat(NoteName.componentProblem("x".repeat(256)))
         .isEqualTo("has a component of 256 bytes; the limit is 255");
   }
@@ -147,11 +147,12 @@ class NoteNameTest {
   }
 
   @Test
-  void plainSpacesAndPrivateUseCharactersAreVisibleButOtherSpacesAreNot() {
-    assertThat(NoteName.isInvisible(' ')).isFalse();
-    assertThat(NoteName.isInvisible(0xe000)).isFalse();
-    assertThat(NoteName.isInvisible(0x2003)).isTrue();
-    assertThat(NoteName.isInvisible(0x2028)).isTrue();
-    assertThat(NoteName.isInvisible(0xe0041)).isTrue();
+  void onlyThePlainSpaceOfAllSpacesAndNoPrivateUseCharacterIsPartOfAName() {
+    assertThat(NoteName.problemWith("a b.md")).isNull();
+    for (int c : new int[] {0x2003, 0x2028, 0x3000, 0xe000, 0xf8ff, 0xe0041, 0xf0000}) {
+      assertThat(NoteName.problemWith("a" + new String(Character.toChars(c)) + "b.md"))
+          .as("U+%04X", c)
+          .startsWith("holds U+");
+    }
   }
 }

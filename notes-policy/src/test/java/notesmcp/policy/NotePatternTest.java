@@ -155,10 +155,23 @@ class NotePatternTest {
 
       assertThat(parsed.matches(path)).as("%s ~ %s", pattern, path).isEqualTo(expected);
       assertThat(walk(List.of(parsed), path)).as("%s ~ %s", pattern, path).isEqualTo(expected);
+      assertThat(endsWithLast(List.of(parsed), path))
+          .as("the last component tested without building states: %s ~ %s", pattern, path)
+          .isEqualTo(expected);
       assertThat(parsed.matchesOrContains(path))
           .as("%s ~ %s or a folder of it", pattern, path)
           .isEqualTo(matchesOrContains(pattern, path));
     }
+  }
+
+  /** Whether the automaton, fed all components but the last, says the last one ends a match. */
+  private static boolean endsWithLast(List<NotePattern> patterns, String path) {
+    String[] components = path.split("/", -1);
+    int[] states = NotePattern.start(patterns);
+    for (int i = 0; i < components.length - 1; i++) {
+      states = NotePattern.enter(patterns, states, components[i]);
+    }
+    return NotePattern.endsWith(patterns, states, components[components.length - 1]);
   }
 
   /** Whether the automaton, fed the components one by one, ends in a match. */

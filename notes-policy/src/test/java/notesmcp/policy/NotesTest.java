@@ -14,6 +14,7 @@ import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import notesmcp.policy.Notes.Outcome;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -272,7 +273,8 @@ class NotesTest {
     return "{\"path\":\"draft.txt\",\"content\":\"" + content + "\"}";
   }
 
-  // --- CONTRACT §3: what the policy refuses, each one a refusal that says why ---
+  // --- docs/behaviour.md, "Refusals": what the policy refuses, each one a refusal that says why
+  // ---
 
   static List<Arguments> refusals() {
     String onlyReadable = " is not allowed: it must be exactly one of " + READABLE;

@@ -108,8 +108,8 @@ class PolicyFileTest {
         "{\"readable\":[\".env\"]}      | note name \".env\" has the component \".env\"" + DOT,
         "{\"readable\":[\"/etc/x\"]}    | note name \"/etc/x\" starts with '/': a note's path is"
             + " relative to the workspace",
-        "{\"readable\":[\"a\\u0000\"]}  | note name \"a\\u0000\" holds U+0000, a control, format or"
-            + " invisible character (never part of a note's name)",
+        "{\"readable\":[\"a\\u0000\"]}  | note name \"a\\u0000\" holds U+0000, a control, format, invisible or"
+            + " private-use character (never part of a note's name)",
         "{\"readable\":[\"Cafe\u0301\"]} | note name \"Cafe\\u0301\" is not in Unicode normalization"
             + " form C (NFC)",
         "{\"proposable\":[\"\"]}        | note name \"\" is empty",
@@ -225,6 +225,6 @@ class PolicyFileTest {
   void directoryIsInvalid() {
     assertThatThrownBy(() -> PolicyFile.load(dir))
         .isInstanceOf(PolicyFile.Invalid.class)
-        .hasMessageStartingWith("policy file " + dir + ": cannot be read (");
+        .hasMessage("policy file " + dir + ": is a directory, not a regular file");
   }
 }

@@ -168,6 +168,23 @@ class PosixTest {
   }
 
   @Test
+  void aPlaceIsAFolderToLookUpFromNeverALink() throws IOException {
+    Files.createDirectory(root.resolve("sub"));
+    Files.writeString(root.resolve("sub/note"), "x");
+    Files.createSymbolicLink(root.resolve("link"), root.resolve("sub"));
+    long[] attributes = new long[Posix.ATTRIBUTES];
+
+    int place = keep(Posix.openPlaceAt(rootFd, bytes("sub"), attributes));
+
+    assertThat((int) attributes[Posix.MODE] & Posix.S_IFMT).isEqualTo(Posix.S_IFDIR);
+    assertThat(Posix.stat(place, attributes)).isZero();
+    keep(Posix.openAt(place, bytes("note"), attributes));
+    assertThat(attributes[Posix.SIZE]).isEqualTo(1);
+    assertThat(Posix.openPlaceAt(rootFd, bytes("link"), attributes)).isEqualTo(-Posix.ENOTDIR);
+    assertThat(Posix.openPlaceAt(rootFd, bytes("sub/note"), attributes)).isEqualTo(-Posix.EINVAL);
+  }
+
+  @Test
   void aFifoIsNeverOpenedAsAFolderNorWaitedOn() throws Exception {
     assertThat(new ProcessBuilder("mkfifo", root.resolve("fifo").toString()).start().waitFor())
         .isZero();

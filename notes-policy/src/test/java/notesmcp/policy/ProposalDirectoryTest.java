@@ -11,6 +11,8 @@ import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
 import java.util.regex.Pattern;
+import notesmcp.policy.Notes.Outcome;
+import notesmcp.policy.Notes.Requester;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -12,6 +12,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import notesmcp.policy.Notes.Requester;
 import tools.jackson.databind.JsonNode;
 
 /**

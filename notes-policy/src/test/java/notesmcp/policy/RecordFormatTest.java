@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import notesmcp.policy.Notes.Requester;
 import org.junit.jupiter.api.Test;
 
 class RecordFormatTest {

@@ -2,6 +2,7 @@ package notesmcp.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import notesmcp.policy.Notes.Requester;
 import org.junit.jupiter.api.Test;
 
 /** A client's self-description is kept to 256 characters a part, whole characters only. */

@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import notesmcp.policy.Notes.Outcome;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -308,8 +309,8 @@ class VaultNotesTest {
                 + " form C (NFC)");
     assertThat(refusal("read_note", "{\"path\":\"a\u202emd.txt\"}"))
         .isEqualTo(
-            "path \"a\\u202emd.txt\" is not a note's path: it holds U+202E, a control, format or"
-                + " invisible character (never part of a note's name)");
+            "path \"a\\u202emd.txt\" is not a note's path: it holds U+202E, a control, format, invisible or"
+                + " private-use character (never part of a note's name)");
   }
 
   @Test

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import notesmcp.policy.Notes;
-import notesmcp.policy.Outcome;
+import notesmcp.policy.Notes.Outcome;
 import notesmcp.policy.Policy;
 import notesmcp.policy.Workspace;
 import org.openjdk.jmh.annotations.Benchmark;

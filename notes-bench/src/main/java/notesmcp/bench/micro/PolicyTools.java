@@ -2,21 +2,20 @@ package notesmcp.bench.micro;
 
 import java.util.ArrayList;
 import java.util.List;
-import notesmcp.mcp.CancelToken;
-import notesmcp.mcp.Implementation;
-import notesmcp.mcp.Tool;
-import notesmcp.mcp.ToolResult;
-import notesmcp.mcp.Tools;
+import java.util.function.BooleanSupplier;
+import notesmcp.mcp.Protocol.Implementation;
+import notesmcp.mcp.server.Tools;
+import notesmcp.mcp.server.Tools.Tool;
 import notesmcp.policy.Notes;
-import notesmcp.policy.Outcome;
-import notesmcp.policy.Requester;
+import notesmcp.policy.Notes.Outcome;
+import notesmcp.policy.Notes.Requester;
 import notesmcp.policy.ToolDefinition;
 
 /**
  * The policy as MCP tools, for the in-process server benchmark, built from the two library modules'
  * public APIs ({@link Tools} and {@link Notes}). The program's own adapter ({@code
  * notesmcp.app.NoteTools}) stays private to the program; this one does the same few steps (one
- * {@link Requester} and one {@link ToolResult} per call), so the numbers describe the same work.
+ * {@link Requester} and one {@link Tools.Result} per call), so the numbers describe the same work.
  * The process-level harness measures the real executable.
  */
 final class PolicyTools implements Tools {
@@ -38,10 +37,10 @@ final class PolicyTools implements Tools {
   }
 
   @Override
-  public ToolResult call(
-      String name, String rawArguments, Implementation client, CancelToken token) {
+  public Tools.Result call(
+      String name, String rawArguments, Implementation client, BooleanSupplier cancelled) {
     Requester requester = client == null ? null : new Requester(client.name(), client.version());
-    Outcome outcome = notes.execute(name, rawArguments, requester, token);
-    return new ToolResult(outcome.text(), outcome instanceof Outcome.Refusal);
+    Outcome outcome = notes.execute(name, rawArguments, requester, cancelled);
+    return new Tools.Result(outcome.text(), outcome instanceof Outcome.Refusal);
   }
 }

@@ -2,8 +2,8 @@ package notesmcp.bench.micro;
 
 import java.util.concurrent.TimeUnit;
 import notesmcp.jsonrpc.Codec;
-import notesmcp.jsonrpc.Id;
 import notesmcp.jsonrpc.Message;
+import notesmcp.jsonrpc.Message.Id;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;

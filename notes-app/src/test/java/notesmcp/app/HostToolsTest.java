@@ -1,0 +1,42 @@
+package notesmcp.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import notesmcp.mcp.server.Tools;
+import notesmcp.policy.Notes;
+import notesmcp.policy.Policy;
+import notesmcp.policy.Workspace;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The one list host entries are made from ({@link HostTools}) follows the annotations the server
+ * really advertises: every tool it marks read-only is allowed without a prompt, every other tool is
+ * asked, and no tool is on both lists.
+ */
+class HostToolsTest {
+  @TempDir Path dir;
+
+  @Test
+  void everyToolTheServerListsIsOnTheListItsAnnotationSays() throws IOException {
+    NoteTools tools =
+        new NoteTools(new Notes(Policy.defaults(), Workspace.at(dir), Clock.systemUTC()));
+
+    assertThat(tools.list()).isNotEmpty();
+    for (Tools.Tool tool : tools.list()) {
+      boolean readOnly = tool.annotations().path("readOnlyHint").asBoolean(false);
+      assertThat(readOnly ? HostTools.READ_ONLY : HostTools.ASKED)
+          .as(tool.name() + " (readOnlyHint " + readOnly + ")")
+          .contains(tool.name());
+      assertThat(readOnly ? HostTools.ASKED : HostTools.READ_ONLY).doesNotContain(tool.name());
+    }
+  }
+
+  @Test
+  void noToolIsBothAllowedAndAsked() {
+    assertThat(HostTools.READ_ONLY).doesNotContainAnyElementsOf(HostTools.ASKED);
+  }
+}

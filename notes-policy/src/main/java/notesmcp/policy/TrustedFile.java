@@ -1,0 +1,137 @@
+package notesmcp.policy;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * A file of trusted configuration (the policy file), read as carefully as a note and refused when
+ * anyone but this user (or root) could have written it or could replace it ({@code
+ * docs/behaviour.md}, "Command line"):
+ *
+ * <ol>
+ *   <li>The path is resolved to its real path (links in it are followed once, here, as for {@code
+ *       -proposals}).
+ *   <li>Every folder of the real path, from {@code /} down, is opened by descriptor relative to the
+ *       one above it, never through a link (one swapped in since step 1 is refused, not followed),
+ *       and must be owned by this user or root and not writable by group or others, unless it has
+ *       the sticky bit (as {@code /tmp}: there nobody else may rename or remove what this user
+ *       owns).
+ *   <li>The file is opened as a note is ({@link Folder#open}: never a link, never blocking on a
+ *       FIFO or device, a regular file), must be owned by this user or root and writable by nobody
+ *       else, and is read from its descriptor up to the bound, not up to the size it reports. It
+ *       must be the same file, unchanged, across the read; the change margin is not waited for
+ *       (only this user or root can write there, and either could change it anyway).
+ * </ol>
+ *
+ * Stateless; any thread.
+ */
+final class TrustedFile {
+  private TrustedFile() {}
+
+  /** Why a trusted file cannot be used; the message says what to do. */
+  static final class Refused extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    Refused(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * The bytes of {@code file}, or null when it holds more than {@code max}.
+   *
+   * @throws Refused if it, or a folder above it, may be written by someone else, or is not a
+   *     regular file
+   * @throws IOException if it cannot be read (missing, permission denied, ...)
+   */
+  static byte[] read(Path file, int max) throws IOException {
+    Posix.require();
+    Path real = file.toRealPath();
+    Path parent = real.getParent();
+    if (parent == null) {
+      throw new Refused("is not a file");
+    }
+    long me = Posix.userId();
+    // No margin: only this user or root can write where the file is, and either could change
+    // what it says anyway; it must still be the same file, unchanged, across the read.
+    ReadRule rule = new ReadRule(true, Duration.ZERO);
+    Folder folder = Folder.openOnce(real.getRoot(), rule);
+    try {
+      String problem = folderProblem(folder.attributesWhenOpened(), me);
+      if (problem != null) {
+        throw new Refused("its folder " + real.getRoot() + " " + problem);
+      }
+      Path reached = real.getRoot();
+      for (Path part : parent) {
+        reached = reached.resolve(part);
+        Folder next = openPlain(folder, part.toString(), reached);
+        folder.close();
+        folder = next;
+        problem = folderProblem(folder.attributesWhenOpened(), me);
+        if (problem != null) {
+          throw new Refused("its folder " + reached + " " + problem);
+        }
+      }
+      Folder holder = folder;
+      String name = real.getFileName().toString();
+      return OpenedFile.patiently(
+          new OpenedFile.Attempt<byte[]>() {
+            @Override
+            public byte[] run() throws IOException {
+              try (OpenedFile opened = holder.open(name, "it")) {
+                long owner = opened.owner();
+                if (owner != me && owner != 0) {
+                  throw new Refused(
+                      "is owned by uid " + owner + ", not by this user (uid " + me + ") or root");
+                }
+                int mode = opened.permissions();
+                if ((mode & 0022) != 0) {
+                  throw new Refused(
+                      "is writable by "
+                          + ((mode & 0002) != 0 ? "every user" : "its group")
+                          + " (mode "
+                          + ReadRule.octal(mode)
+                          + "); run: chmod go-w "
+                          + real);
+                }
+                return opened.readAll(max);
+              }
+            }
+          });
+    } catch (Folder.NotRegularFile e) {
+      // "it is a special file (FIFO, socket or device), not a regular file"
+      throw new Refused(e.getMessage().substring("it ".length()));
+    } finally {
+      folder.close();
+    }
+  }
+
+  /** One folder below {@code folder}, by descriptor, never a link; any file system. */
+  private static Folder openPlain(Folder folder, String name, Path reached) throws IOException {
+    try {
+      return folder.anyFolder(name);
+    } catch (Folder.NotAFolder e) {
+      throw new Refused(
+          "changed while it was being opened: " + reached + " " + e.problem().substring(3));
+    }
+  }
+
+  /** Why a folder above a trusted file may let someone else replace it, or null. */
+  private static String folderProblem(long[] folder, long me) {
+    long owner = folder[Posix.OWNER];
+    int mode = (int) folder[Posix.MODE];
+    if (owner != me && owner != 0) {
+      return "is owned by uid " + owner + ", not by this user (uid " + me + ") or root";
+    }
+    boolean sticky = (mode & 01000) != 0;
+    if ((mode & 0022) != 0 && !sticky) {
+      return "is writable by "
+          + ((mode & 0002) != 0 ? "every user" : "its group")
+          + " (mode "
+          + ReadRule.octal(mode)
+          + "), so someone else could replace the file; keep it in a folder only you can write";
+    }
+    return null;
+  }
+}
