@@ -33,9 +33,6 @@ final class ServeCommand {
    */
   private static final Duration FLUSH_ON_SIGTERM = Duration.ofMillis(250);
 
-  static final String SEARCH_INSTRUCTIONS =
-      " search_notes finds readable notes by their words; its snippets are note content too.";
-
   private ServeCommand() {}
 
   static ExitCode run(
@@ -71,13 +68,13 @@ final class ServeCommand {
     }
     Notes notes = new Notes(policy, workspace, Clock.systemUTC(), proposals, err);
     if (policy.search()) {
-      // The engine's module is loaded on the first search only (SearchModule).
-      notes = notes.withSearch(new SearchModule(err));
+      // The engine's module is loaded on the first search only (SearchModule); a first-ever index
+      // is built by this program's index mode in a child JVM.
+      notes = notes.withSearch(new SearchModule(err, options));
     }
     Server.Options serverOptions =
         Server.Options.defaults(
-            new Implementation("notes-mcp", Version.VALUE),
-            policy.search() ? notes.instructions() + SEARCH_INSTRUCTIONS : notes.instructions());
+            new Implementation("notes-mcp", Version.VALUE), notes.instructions());
     Server server = new Server(seams.tools(new NoteTools(notes)), serverOptions, err);
     err.println(
         "notes-mcp "

@@ -18,6 +18,13 @@ public interface NoteSearch {
   /** Hits for one query, best first: by score (rounded), then path in code-point order. */
   List<Hit> search(String query, String folder, int limit) throws Refused;
 
+  /**
+   * Brings the index up to date with the corpus now and keeps it (on disk, when it is kept there),
+   * waiting for that: what {@code notes-mcp index} does. Returns how many notes it read and
+   * indexed.
+   */
+  int refresh() throws Refused;
+
   /** One hit; {@code score} is already rounded (see the engine), {@code snippet} plain text. */
   record Hit(String path, double score, String snippet) {}
 

@@ -151,8 +151,8 @@ public final class Policy {
   }
 
   /**
-   * The same policy with {@code search_notes} offered or not (the policy file's {@code "search"};
-   * off by default, so the default tools stay exactly three).
+   * The same policy with {@code search_notes} offered or not: off in the built-in default (its
+   * tools stay exactly three), on for a policy file unless it says {@code "search": false}.
    */
   public Policy withSearch(boolean offered) {
     return new Policy(readable, exclude, proposable, maxNoteBytes, maxCalls, offered);

@@ -71,7 +71,8 @@ public final class PolicyFile {
     List<String> proposable = defaults.proposable();
     int maxNoteBytes = defaults.maxNoteBytes();
     int maxCalls = defaults.maxCalls();
-    boolean search = false;
+    // Offered for every policy file unless it says "search": false (docs/behaviour.md).
+    boolean search = true;
     if (JsonInput.isNotUtf8(bytes)) {
       throw new Invalid(file, "not valid JSON: " + JsonInput.NOT_UTF8);
     }

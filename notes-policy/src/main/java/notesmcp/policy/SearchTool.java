@@ -98,6 +98,10 @@ final class SearchTool {
     }
   }
 
+  int refresh() throws NoteSearch.Refused {
+    return engine().refresh();
+  }
+
   private synchronized NoteSearch engine() throws NoteSearch.Refused {
     if (engine == null) {
       engine = factory.open(corpus);
@@ -131,36 +135,40 @@ final class SearchTool {
     private final Policy policy;
     private final Workspace workspace;
     private final Catalog catalog;
-    private final String key;
+    // Made on the first search (the root's identity is a stat the start-up does not need).
+    private String key;
 
     Corpus(Policy policy, Workspace workspace, Catalog catalog) {
       this.policy = policy;
       this.workspace = workspace;
       this.catalog = catalog;
-      StringBuilder key = new StringBuilder("root ").append(workspace.root());
+    }
+
+    @Override
+    public synchronized String key() {
+      if (key != null) {
+        return key;
+      }
+      StringBuilder text = new StringBuilder("root ").append(workspace.root());
       try {
-        key.append(" device ")
+        text.append(" device ")
             .append(Files.getAttribute(workspace.root(), "unix:dev", LinkOption.NOFOLLOW_LINKS))
             .append(" inode ")
             .append(Files.getAttribute(workspace.root(), "unix:ino", LinkOption.NOFOLLOW_LINKS));
       } catch (java.io.IOException | RuntimeException e) {
-        key.append(" identity unknown");
+        text.append(" identity unknown");
       }
-      key.append(" readable");
+      text.append(" readable");
       for (String entry : policy.readable()) {
-        key.append(' ').append(Quote.of(entry));
+        text.append(' ').append(Quote.of(entry));
       }
-      key.append(" exclude");
+      text.append(" exclude");
       for (String entry : policy.exclude()) {
-        key.append(' ').append(Quote.of(entry));
+        text.append(' ').append(Quote.of(entry));
       }
-      key.append(" maxNoteBytes ").append(policy.maxNoteBytes());
-      this.key = key.toString();
-    }
-
-    @Override
-    public String key() {
-      return key;
+      text.append(" maxNoteBytes ").append(policy.maxNoteBytes());
+      this.key = text.toString();
+      return this.key;
     }
 
     @Override

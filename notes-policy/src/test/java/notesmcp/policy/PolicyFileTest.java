@@ -75,6 +75,16 @@ class PolicyFileTest {
   }
 
   @Test
+  void aPolicyFileOffersSearchUnlessItSaysFalseAndTheBuiltInDefaultNever() throws Exception {
+    assertThat(PolicyFile.load(file("{\"maxCalls\":3}")).search()).isTrue();
+    assertThat(PolicyFile.load(file("{\"search\":true}")).search()).isTrue();
+    assertThat(PolicyFile.load(file("{\"search\":false}")).search()).isFalse();
+    assertThat(Policy.defaults().search()).isFalse();
+    assertThatThrownBy(() -> PolicyFile.load(file("{\"search\":\"no\"}")))
+        .hasMessageEndingWith(": \"search\" must be true or false");
+  }
+
+  @Test
   void emptyProposableListIsAllowed() throws Exception {
     assertThat(PolicyFile.load(file("{\"proposable\":[]}")).proposable()).isEmpty();
   }

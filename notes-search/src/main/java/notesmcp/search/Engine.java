@@ -5,11 +5,12 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -100,8 +101,19 @@ public final class Engine implements NoteSearch {
   private final TieredMergePolicy mergePolicy = new TieredMergePolicy();
   private final String where;
 
+  /** The identity each note had when it was indexed; read by searches, changed by sweeps too. */
+  private final Map<String, Identity> indexed = new ConcurrentHashMap<>();
+
+  /**
+   * Whether {@link #indexed} holds the kept index's identities: false while the first look after
+   * opening a kept index runs in the background; searches meanwhile neither sweep nor re-index.
+   */
+  private volatile boolean loaded;
+
+  private final CountDownLatch firstLook = new CountDownLatch(1);
+  private final AtomicBoolean lookStarted = new AtomicBoolean();
+
   // Guarded by lock.
-  private final Map<String, Identity> indexed = new HashMap<>();
   private long lastSweep;
   private boolean swept;
 
@@ -130,26 +142,87 @@ public final class Engine implements NoteSearch {
               thread.setDaemon(true);
               return thread;
             });
-    loadIdentities();
+  }
+
+  /** This engine, ready for its first search. */
+  private Engine begun() {
+    if (writer.getDocStats().numDocs == 0) {
+      // Nothing kept: the first search builds the index before it answers.
+      lookStarted.set(true);
+      loaded = true;
+      firstLook.countDown();
+    }
+    return this;
+  }
+
+  /**
+   * A kept index answers its first search at once (every hit is read again anyway); what changed
+   * while no server ran is looked for in the background once that answer is made, so that the look
+   * does not take the cores from it.
+   */
+  private void beginFirstLook() {
+    if (lookStarted.compareAndSet(false, true)) {
+      Thread look = new Thread(this::firstLook, "notes-mcp search first look");
+      look.setDaemon(true);
+      look.start();
+    }
+  }
+
+  /** The kept identities read, then one sweep: in the background, right after opening. */
+  private void firstLook() {
+    try {
+      synchronized (lock) {
+        loadIdentities();
+        loaded = true;
+        int changed = sweep();
+        lastSweep = System.nanoTime();
+        swept = true;
+        if (changed != 0) {
+          searchers.maybeRefreshBlocking();
+          scheduleCommit();
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      log.println(
+          "notes-mcp: search: the look for notes changed since the index was kept failed: " + e);
+    } finally {
+      loaded = true;
+      firstLook.countDown();
+    }
   }
 
   /**
    * The factory the program calls (by reflection, from its own class loader) on the first search.
    * It opens the kept index, or makes a new one; nothing is read from the workspace until the first
    * search.
+   *
+   * @param builder the command that builds a first-ever kept index in a child process ({@code
+   *     notes-mcp index} with the same root and policy), or null to build in this process
    */
-  public static NoteSearch.Factory factory(PrintStream log) {
-    return corpus -> open(corpus, System.getenv(), log);
+  public static NoteSearch.Factory factory(PrintStream log, List<String> builder) {
+    return corpus -> open(corpus, System.getenv(), log, builder);
   }
 
   static Engine open(NoteSearch.Corpus corpus, Map<String, String> environment, PrintStream log)
       throws Refused {
+    return open(corpus, environment, log, null);
+  }
+
+  static Engine open(
+      NoteSearch.Corpus corpus,
+      Map<String, String> environment,
+      PrintStream log,
+      List<String> builder)
+      throws Refused {
     Path folder =
         IndexFolder.choose(
             environment, corpus.key(), corpus.root(), IndexFolder.identityOf(corpus.root()), log);
+    if (folder != null && builder != null && !hasIndex(folder)) {
+      ChildBuild.run(builder, log);
+    }
     if (folder != null) {
       try {
-        return new Engine(corpus, log, new NIOFSDirectory(folder), folder.toString());
+        return new Engine(corpus, log, new NIOFSDirectory(folder), folder.toString()).begun();
       } catch (LockObtainFailedException e) {
         log.println(
             "notes-mcp: search index kept in memory: another server uses the one in " + folder);
@@ -167,16 +240,25 @@ public final class Engine implements NoteSearch {
               fresh.deleteFile(file);
             }
           }
-          return new Engine(corpus, log, fresh, folder.toString());
+          return new Engine(corpus, log, fresh, folder.toString()).begun();
         } catch (IOException | RuntimeException again) {
           log.println("notes-mcp: search index kept in memory (" + again + ")");
         }
       }
     }
     try {
-      return new Engine(corpus, log, new ByteBuffersDirectory(), "memory");
+      return new Engine(corpus, log, new ByteBuffersDirectory(), "memory").begun();
     } catch (IOException e) {
       throw new Refused("search is unavailable: the index could not be made");
+    }
+  }
+
+  /** Whether {@code folder} holds a committed index. */
+  private static boolean hasIndex(Path folder) {
+    try (Directory directory = new NIOFSDirectory(folder)) {
+      return DirectoryReader.indexExists(directory);
+    } catch (IOException e) {
+      return false;
     }
   }
 
@@ -207,7 +289,8 @@ public final class Engine implements NoteSearch {
             continue;
           }
           Document d = stored.document(doc);
-          indexed.put(
+          // A search may have indexed the note again meanwhile: its identity is the newer.
+          indexed.putIfAbsent(
               d.get(PATH),
               new Identity(
                   d.getField(DEVICE).numericValue().longValue(),
@@ -222,13 +305,47 @@ public final class Engine implements NoteSearch {
   }
 
   @Override
+  public int refresh() throws Refused {
+    try {
+      beginFirstLook();
+      firstLook.await();
+      int read;
+      synchronized (lock) {
+        read = sweep();
+        lastSweep = System.nanoTime();
+        swept = true;
+        searchers.maybeRefreshBlocking();
+      }
+      if (!(directory instanceof ByteBuffersDirectory)) {
+        synchronized (committer) {
+          if (writer.hasDeletions()) {
+            writer.forceMergeDeletes(true);
+          }
+          writer.commit();
+        }
+      }
+      return Math.max(read, 0);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Refused("interrupted");
+    } catch (IOException | RuntimeException e) {
+      log.println("notes-mcp: search: the index could not be brought up to date: " + e);
+      throw new Refused("the index could not be brought up to date");
+    }
+  }
+
+  @Override
   public List<Hit> search(String text, String folder, int limit) throws Refused {
     SearchQuery query = SearchQuery.parse(text);
     try {
       sweepIfDue();
       Query lucene =
           query.toLucene(folder == null ? null : new TermQuery(new Term(FOLDER, folder)));
-      return collect(query, lucene, limit);
+      try {
+        return collect(query, lucene, limit);
+      } finally {
+        beginFirstLook();
+      }
     } catch (IOException | RuntimeException e) {
       log.println("notes-mcp: search failed: " + e);
       throw new Refused("search failed: the index could not be read; try again");
@@ -295,18 +412,15 @@ public final class Engine implements NoteSearch {
   private Hit verify(SearchQuery query, String path, double score) throws IOException {
     Note note = corpus.read(path);
     if (note == null) {
-      synchronized (lock) {
-        writer.deleteDocuments(new Term(PATH, path));
-        indexed.remove(path);
-      }
+      writer.deleteDocuments(new Term(PATH, path));
+      indexed.remove(path);
       return null;
     }
     SearchQuery.Match match = query.matchIn(note.text(), nameOf(path));
-    synchronized (lock) {
-      if (!note.identity().equals(indexed.get(path))) {
-        writer.updateDocument(new Term(PATH, path), document(path, note));
-        indexed.put(path, note.identity());
-      }
+    // Until the kept identities are loaded, unknown is not changed: the first look decides.
+    if (loaded && !note.identity().equals(indexed.get(path))) {
+      writer.updateDocument(new Term(PATH, path), document(path, note));
+      indexed.put(path, note.identity());
     }
     if (match == null) {
       return null;
@@ -315,12 +429,15 @@ public final class Engine implements NoteSearch {
   }
 
   private void sweepIfDue() throws IOException {
+    if (!loaded) {
+      return; // the first look runs in the background
+    }
     synchronized (lock) {
       long now = System.nanoTime();
       if (swept && now - lastSweep < SWEEP_INTERVAL_NANOS) {
         return;
       }
-      boolean changed = sweep();
+      boolean changed = sweep() != 0;
       lastSweep = System.nanoTime();
       swept = true;
       if (changed) {
@@ -330,8 +447,11 @@ public final class Engine implements NoteSearch {
     }
   }
 
-  /** Brings the index to the corpus as it is: under {@link #lock}. */
-  private boolean sweep() throws IOException {
+  /**
+   * Brings the index to the corpus as it is: under {@link #lock}. Returns how many notes it read
+   * and indexed, or -1 when it only deleted some; 0 when nothing changed.
+   */
+  private int sweep() throws IOException {
     List<String> notes = corpus.notes();
     Set<String> present = new HashSet<>(notes);
     boolean changed = false;
@@ -350,7 +470,7 @@ public final class Engine implements NoteSearch {
       }
     }
     if (stale.isEmpty()) {
-      return changed;
+      return changed ? -1 : 0;
     }
     long start = System.nanoTime();
     index(stale);
@@ -364,7 +484,7 @@ public final class Engine implements NoteSearch {
               + where
               + ")");
     }
-    return true;
+    return stale.size();
   }
 
   /** Reads and indexes {@code paths}, on two threads when there are many. */
@@ -417,14 +537,10 @@ public final class Engine implements NoteSearch {
     Note note = corpus.read(path);
     if (note == null) {
       writer.deleteDocuments(new Term(PATH, path));
-      synchronized (indexed) {
-        indexed.remove(path);
-      }
+      indexed.remove(path);
     } else {
       writer.updateDocument(new Term(PATH, path), document(path, note));
-      synchronized (indexed) {
-        indexed.put(path, note.identity());
-      }
+      indexed.put(path, note.identity());
     }
   }
 
@@ -464,10 +580,12 @@ public final class Engine implements NoteSearch {
         () -> {
           commitPending.set(false);
           try {
-            if (writer.hasDeletions()) {
-              writer.forceMergeDeletes(true);
+            synchronized (committer) {
+              if (writer.hasDeletions()) {
+                writer.forceMergeDeletes(true);
+              }
+              writer.commit();
             }
-            writer.commit();
           } catch (IOException | RuntimeException e) {
             log.println("notes-mcp: search: the index could not be kept on disk (" + e + ")");
           }
@@ -492,6 +610,78 @@ public final class Engine implements NoteSearch {
     searchers.close();
     writer.rollback();
     directory.close();
+  }
+
+  /**
+   * A first-ever index built by {@code notes-mcp index} in a child JVM: the server runs C1 only,
+   * for its start-up, and an index build is most of a minute of C1's code against seconds of the
+   * optimizing compiler's, on both cores (BENCHMARKS.md, "Vault and search"). The child reads the
+   * notes through the same policy file and careful read, writes the same kept index and exits; the
+   * server then opens it and reads only what changed since. Its stderr is copied into this server's
+   * log line by line (never blocking on a stderr nobody reads); its stdout is discarded. If it
+   * fails or outlasts {@link #LIMIT_MINUTES}, the server builds the index itself.
+   */
+  static final class ChildBuild {
+    static final long LIMIT_MINUTES = 30;
+
+    private ChildBuild() {}
+
+    static boolean run(List<String> command, PrintStream log) {
+      long start = System.nanoTime();
+      Process child;
+      try {
+        child =
+            new ProcessBuilder(command)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.PIPE)
+                .start();
+        child.getOutputStream().close();
+      } catch (IOException e) {
+        log.println("notes-mcp: search: could not start the index build (" + e.getMessage() + ")");
+        return false;
+      }
+      Thread copier =
+          new Thread(
+              () -> {
+                try (java.io.BufferedReader lines =
+                    new java.io.BufferedReader(
+                        new java.io.InputStreamReader(
+                            child.getErrorStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+                  for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    log.println(line);
+                  }
+                } catch (IOException e) {
+                  // the child is gone: nothing more to copy
+                }
+              },
+              "notes-mcp search index log");
+      copier.setDaemon(true);
+      copier.start();
+      try {
+        if (!child.waitFor(LIMIT_MINUTES, TimeUnit.MINUTES)) {
+          child.destroyForcibly();
+          log.println("notes-mcp: search: the index build took too long; building in this server");
+          return false;
+        }
+        copier.join(TimeUnit.SECONDS.toMillis(5));
+      } catch (InterruptedException e) {
+        child.destroyForcibly();
+        Thread.currentThread().interrupt();
+        return false;
+      }
+      if (child.exitValue() != 0) {
+        log.println(
+            "notes-mcp: search: the index build exited with "
+                + child.exitValue()
+                + "; building in this server");
+        return false;
+      }
+      log.println(
+          "notes-mcp: search: index built by a child process in "
+              + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)
+              + " ms");
+      return true;
+    }
   }
 
   static int compareCodePoints(String a, String b) {

@@ -18,9 +18,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * {@code search_notes} against the real executable (docs/behaviour.md, "search_notes"): every reply
- * checked against the official schema by {@link WireServer}. Lives in notes-search's tests because
- * the engine's jars are laid out beside notes-mcp.jar only once this module is packaged; the
- * package is notes-app's so that the wire helpers can be shared.
+ * checked against the official schema by {@link WireServer}. The engine's module (notes-search) is
+ * built before notes-app, so the launcher finds it.
  */
 class SearchNotesIT {
   private static final int NOTES = 30;
@@ -54,7 +53,8 @@ class SearchNotesIT {
     Files.writeString(root.resolve(name), text, StandardCharsets.UTF_8);
   }
 
-  private void writePolicy(boolean search) throws IOException {
+  /** The policy file, with {@code "search": search}, or without the key when it is null. */
+  private void writePolicy(Boolean search) throws IOException {
     StringBuilder readable = new StringBuilder();
     for (String name : names) {
       readable.append(readable.length() == 0 ? "" : ",").append('"').append(name).append('"');
@@ -64,8 +64,8 @@ class SearchNotesIT {
         policy,
         "{\"readable\":["
             + readable
-            + "],\"proposable\":[],\"maxNoteBytes\":65536,\"maxCalls\":100000,\"search\":"
-            + search
+            + "],\"proposable\":[],\"maxNoteBytes\":65536,\"maxCalls\":100000"
+            + (search == null ? "" : ",\"search\":" + search)
             + "}");
   }
 
@@ -104,7 +104,8 @@ class SearchNotesIT {
   }
 
   @Test
-  void theToolIsOfferedReadOnlyWithATitleOnlyWhenThePolicyTurnsItOn() throws Exception {
+  void theToolIsOfferedReadOnlyWithATitleForEveryPolicyFileUnlessItSaysFalse() throws Exception {
+    writePolicy(null);
     try (WireServer server = server()) {
       JsonNode tools = server.modern("tools/list", "", "ListToolsResult").at("/result/tools");
       List<String> names = new ArrayList<>();
@@ -126,6 +127,25 @@ class SearchNotesIT {
       assertThat(tools.size()).isEqualTo(2);
       JsonNode reply = server.call("search_notes", "{\"query\":\"zorblax\"}");
       assertThat(reply.at("/error/code").asInt()).isEqualTo(-32602);
+    }
+  }
+
+  @Test
+  void withoutAPolicyFileTheToolsStayTheDefaultThree() throws Exception {
+    try (WireServer server = WireServer.start(root, Map.of("XDG_CACHE_HOME", cache.toString()))) {
+      JsonNode tools = server.modern("tools/list", "", "ListToolsResult").at("/result/tools");
+      List<String> names = new ArrayList<>();
+      for (JsonNode tool : tools) {
+        names.add(tool.get("name").asString());
+      }
+      assertThat(names).containsExactly("list_notes", "read_note", "propose_note");
+      JsonNode discover = server.modern("server/discover", "", "DiscoverResult").get("result");
+      assertThat(discover.get("instructions").stringValue()).doesNotContain("search_notes");
+      JsonNode reply = server.call("search_notes", "{\"query\":\"zorblax\"}");
+      assertThat(reply.at("/error/code").asInt()).isEqualTo(-32602);
+    }
+    try (java.util.stream.Stream<Path> made = Files.list(cache)) {
+      assertThat(made).as("nothing indexed without search").isEmpty();
     }
   }
 
