@@ -29,6 +29,10 @@ final class Help {
             (a backup beside it); the read-only tools are allowed without a prompt
             and the others left to the host's confirmation where it can say so.
             --replace overwrites a server of that name; --name NAME (default notes).
+        notes-mcp index -root PATH -policy FILE
+            Build or bring up to date search_notes' kept index for PATH under FILE (as
+            the first search would; a server runs this itself when it finds none), then
+            exit. Notes are read as read_note reads them; nothing on stdout.
         notes-mcp chat -root PATH -model NAME [-provider ollama|openai] [-model-url URL]
                        [-max-tool-calls N] [-proposals DIR] [-server-command CMD]
             An assistant over this server: your messages from stdin, one per line, until
@@ -50,7 +54,8 @@ final class Help {
                              to 1h (client; default 10s)
         -v, -verbose         show the server's stderr as it comes (client; by default only
                              its end is shown, and only when the exchange fails)
-        -policy FILE         JSON policy: readable, proposable, maxNoteBytes, maxCalls
+        -policy FILE         JSON policy: readable, exclude, proposable, maxNoteBytes,
+                             maxCalls, search (search_notes, on unless false)
         -max-calls N         tool calls one server process dispatches (default 16)
         -proposals DIR       keep proposals durably in DIR for 'notes-mcp review'
                              (outside the workspace, yours, not group/world-writable)

@@ -130,6 +130,72 @@ class SearchNotesIT {
     }
   }
 
+  /** {@code notes-mcp index ARGS} with this test's cache folder: exit code, stdout, stderr. */
+  private ClientIT.Run index(String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(WireServer.launcher().toString(), "index"));
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().put("XDG_CACHE_HOME", cache.toString());
+    Path out = dir.resolve("index-out.txt");
+    Path err = dir.resolve("index-err.txt");
+    Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    process.getOutputStream().close();
+    assertThat(process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    return new ClientIT.Run(
+        process.exitValue(),
+        Files.readString(out, StandardCharsets.UTF_8),
+        Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aFirstEverSearchHasTheIndexBuiltByTheIndexModeInAChildProcess() throws Exception {
+    try (WireServer server = server()) {
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\"}")))
+          .containsExactlyInAnyOrder("note-00.md", "note-01.md", "note-03.md");
+      server.closeInputAndWait();
+      assertThat(server.stderr())
+          .contains("up to date: " + NOTES + " notes read and indexed in")
+          .contains("notes-mcp: search: index built by a child process in");
+    }
+  }
+
+  @Test
+  void theIndexModeBuildsTheKeptIndexSoTheServerReadsNothingAgain() throws Exception {
+    ClientIT.Run run = index("-root", root.toString(), "-policy", policy.toString());
+    assertThat(run.exit()).as(run.err()).isZero();
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err())
+        .startsWith("notes-mcp: search index of ")
+        .contains(" up to date: " + NOTES + " notes read and indexed in");
+    // Again: nothing changed, nothing read.
+    run = index("-root", root.toString(), "-policy", policy.toString());
+    assertThat(run.err()).contains(" up to date: 0 notes read and indexed in");
+    try (WireServer server = server()) {
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\"}"))).hasSize(3);
+      server.closeInputAndWait();
+      assertThat(server.stderr()).doesNotContain("indexed").doesNotContain("child process");
+    }
+  }
+
+  @Test
+  void theIndexModeRefusesWhatHasNoSearchToIndexFor() throws Exception {
+    ClientIT.Run run = index("-root", root.toString());
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.err())
+        .startsWith(
+            "notes-mcp: index needs -policy FILE: without a policy file there is no search_notes"
+                + " to index for\n");
+    writePolicy(false);
+    run = index("-root", root.toString(), "-policy", policy.toString());
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.err())
+        .isEqualTo("notes-mcp: policy file " + policy + " says \"search\": false: no index\n");
+    assertThat(run.out()).isEmpty();
+    try (java.util.stream.Stream<Path> made = Files.list(cache)) {
+      assertThat(made).isEmpty();
+    }
+  }
+
   @Test
   void withoutAPolicyFileTheToolsStayTheDefaultThree() throws Exception {
     try (WireServer server = WireServer.start(root, Map.of("XDG_CACHE_HOME", cache.toString()))) {
