@@ -42,6 +42,7 @@ public final class VaultHarness {
   static final String OURS = "notes-mcp";
   static final String FILESYSTEM = "filesystem";
   static final String MCPVAULT = "mcpvault";
+
   /** How long a server may stay silent while a reply is owed (a first search builds an index). */
   private static Duration stall = Duration.ofSeconds(300);
 
