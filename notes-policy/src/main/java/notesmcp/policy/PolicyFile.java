@@ -68,6 +68,8 @@ public final class PolicyFile {
     List<String> readable = defaults.readable();
     List<String> exclude = List.of();
     List<String> proposable = defaults.proposable();
+    List<String> editable = List.of();
+    int maxPending = 0;
     int maxNoteBytes = defaults.maxNoteBytes();
     int maxCalls = defaults.maxCalls();
     if (JsonInput.isNotUtf8(bytes)) {
@@ -90,6 +92,15 @@ public final class PolicyFile {
           case "proposable":
             proposable = names(file, parser, key);
             break;
+          case "editable":
+            editable = names(file, parser, key);
+            break;
+          case "maxPending":
+            maxPending = integer(file, parser, key);
+            if (maxPending < 1) {
+              throw new Invalid(file, "maxPending must be 1.." + Policy.MAX_PENDING);
+            }
+            break;
           case "maxNoteBytes":
             maxNoteBytes = integer(file, parser, key);
             break;
@@ -101,7 +112,8 @@ public final class PolicyFile {
                 file,
                 "unknown key "
                     + Quote.of(key)
-                    + " (known: readable, exclude, proposable, maxNoteBytes, maxCalls)");
+                    + " (known: readable, exclude, proposable, editable, maxNoteBytes, maxCalls,"
+                    + " maxPending)");
         }
       }
       if (parser.nextToken() != null) {
@@ -111,7 +123,7 @@ public final class PolicyFile {
       throw new Invalid(file, "not valid JSON: " + JsonInput.describe(e));
     }
     try {
-      return Policy.of(readable, exclude, proposable, maxNoteBytes, maxCalls);
+      return Policy.of(readable, exclude, proposable, editable, maxNoteBytes, maxCalls, maxPending);
     } catch (IllegalArgumentException e) {
       throw new Invalid(file, e.getMessage());
     }
