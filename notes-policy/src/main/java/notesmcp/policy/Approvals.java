@@ -84,6 +84,9 @@ public final class Approvals {
   private final PrintStream log;
   private final Consumer<String> checkpoints;
 
+  /** The policy review was given ({@code -policy}), or null: then creations are checked by name. */
+  private final Policy policy;
+
   /** The outcome of one decision: done (exit 0), or refused with nothing changed. */
   public sealed interface Decision permits Done, Refused {
     String message();
@@ -104,6 +107,23 @@ public final class Approvals {
       Clock clock,
       PrintStream log,
       Consumer<String> checkpoints) {
+    this(workspace, directory, clock, log, checkpoints, null);
+  }
+
+  /**
+   * @param policy the server's policy ({@code review -policy FILE}): every proposal is checked
+   *     against it again before it is shown as approvable or committed; null for none given, when a
+   *     new note is checked by the note-name rules only (as it always was) and no edit is
+   *     approvable
+   */
+  public Approvals(
+      Workspace workspace,
+      ProposalDirectory directory,
+      Clock clock,
+      PrintStream log,
+      Consumer<String> checkpoints,
+      Policy policy) {
+    this.policy = policy;
     this.workspace = workspace;
     this.directory = directory;
     this.clock = clock;
@@ -160,6 +180,29 @@ public final class Approvals {
     return pending;
   }
 
+  /**
+   * Why the policy review was given does not allow {@code proposal} now, or null when it does (see
+   * the constructor).
+   */
+  public String disallowed(Proposal proposal) {
+    String path = proposal.path().value();
+    if (proposal.isEdit()) {
+      if (policy == null) {
+        return "an edit is checked against the server's policy: run review with -policy FILE, the"
+            + " file the server was given (the default policy lets no note be edited)";
+      }
+      return policy.edits(path) ? null : "the policy does not let " + path + " be edited";
+    }
+    if (policy == null) {
+      return null;
+    }
+    boolean allowed =
+        policy.namedProposable() != null
+            ? policy.proposableNamed(path) != null
+            : policy.offersProposals() && policy.proposeRefusal(path) == null;
+    return allowed ? null : "the policy does not let " + path + " be proposed";
+  }
+
   /** Where proposal {@code proposal}'s note is created. */
   public Path fileOf(Proposal proposal) {
     return workspace.fileOf(proposal.path());
@@ -203,6 +246,16 @@ public final class Approvals {
               + " ("
               + proposal.sha256()
               + "); nothing changed, it is still pending");
+    }
+    String disallowed = disallowed(proposal);
+    if (disallowed != null) {
+      return new Refused(
+          disallowed
+              + "; proposal "
+              + id
+              + " is still pending (reject it with --reject "
+              + id
+              + ")");
     }
     if (proposal.isEdit()) {
       return approveEdit(proposal);
