@@ -109,6 +109,28 @@ final class ReviewCommand {
     if (options.undo() != null) {
       return report(approvals.undo(options.undo()), out, err);
     }
+    if (options.log()) {
+      int broken =
+          approvals.printLog(
+              out,
+              new java.util.function.UnaryOperator<String>() {
+                @Override
+                public String apply(String line) {
+                  return TerminalText.visibleLine(line);
+                }
+              });
+      out.flush();
+      if (broken == 0) {
+        err.println("notes-mcp: the audit log's chain is intact");
+        return ExitCode.OK;
+      }
+      err.println(
+          "notes-mcp: the audit log's chain breaks at line "
+              + broken
+              + " (marked !): it does not carry the SHA-256 of the line before it, so a line was"
+              + " changed, removed or inserted there");
+      return ExitCode.REFUSED;
+    }
     List<Recorded> pending = approvals.pending();
     Optional<ControllingTerminal> tty = terminal.get();
     if (tty.isEmpty()) {

@@ -87,6 +87,8 @@ public final class Approvals {
   /** The policy review was given ({@code -policy}), or null: then creations are checked by name. */
   private final Policy policy;
 
+  private final AuditLog audit;
+
   /** The outcome of one decision: done (exit 0), or refused with nothing changed. */
   public sealed interface Decision permits Done, Refused {
     String message();
@@ -124,6 +126,7 @@ public final class Approvals {
       Consumer<String> checkpoints,
       Policy policy) {
     this.policy = policy;
+    this.audit = new AuditLog(directory, clock);
     this.workspace = workspace;
     this.directory = directory;
     this.clock = clock;
@@ -214,6 +217,31 @@ public final class Approvals {
    * proposal pending).
    */
   public Decision approve(String id, String sha256) throws IOException {
+    return logged("approve", id, approveUnlogged(id, sha256));
+  }
+
+  /**
+   * Appends a decision to the audit trail (docs/approvals.md, "The audit trail") with the OS user
+   * that made it, and returns it.
+   */
+  private Decision logged(String action, String id, Decision decision) throws IOException {
+    audit.recordDecision(
+        action,
+        ProposalDirectory.isId(id) ? id : "(not a proposal id)",
+        (decision instanceof Done ? "done: " : "refused: ") + decision.message());
+    return decision;
+  }
+
+  /**
+   * Prints the audit trail and whether its chain is intact: 0 when it is, else the number of the
+   * first line that does not carry the SHA-256 of the line before it.
+   */
+  public int printLog(PrintStream out, java.util.function.UnaryOperator<String> shown)
+      throws IOException {
+    return audit.verify(out, shown);
+  }
+
+  private Decision approveUnlogged(String id, String sha256) throws IOException {
     if (!ProposalDirectory.isId(id)) {
       return noSuch(id);
     }
@@ -288,6 +316,10 @@ public final class Approvals {
 
   /** Rejects proposal {@code id}: it can never be committed afterwards. */
   public Decision reject(String id) throws IOException {
+    return logged("reject", id, rejectUnlogged(id));
+  }
+
+  private Decision rejectUnlogged(String id) throws IOException {
     if (!ProposalDirectory.isId(id)) {
       return noSuch(id);
     }
@@ -368,6 +400,10 @@ public final class Approvals {
    * still holds exactly the edit's text.
    */
   public Decision undo(String id) throws IOException {
+    return logged("undo", id, undoUnlogged(id));
+  }
+
+  private Decision undoUnlogged(String id) throws IOException {
     if (!ProposalDirectory.isId(id)) {
       return noSuch(id);
     }

@@ -66,6 +66,9 @@ public final class Notes {
   private final List<ToolDefinition> tools;
   private final ProposalDirectory directory;
 
+  /** The audit trail in the proposals folder; null without one. */
+  private final AuditLog audit;
+
   // Guarded by this. The proposals kept in memory, all pending (nothing in this process approves).
   private int calls;
   private final List<Proposal> kept = new ArrayList<>();
@@ -96,6 +99,7 @@ public final class Notes {
     this.clock = clock;
     this.tools = ToolSchemas.of(policy);
     this.directory = directory;
+    this.audit = directory == null ? null : new AuditLog(directory, clock);
   }
 
   /** The tools this policy offers, in a fixed order, with schemas generated from the policy. */
@@ -149,6 +153,15 @@ public final class Notes {
    * @throws IllegalArgumentException if {@code tool} is not one of {@link #tools()}
    */
   public Outcome execute(
+      String tool, String rawArguments, Requester requester, BooleanSupplier cancelled) {
+    Outcome outcome = run(tool, rawArguments, requester, cancelled);
+    if (audit != null) {
+      audit.record(tool, rawArguments, outcome instanceof Outcome.Refusal);
+    }
+    return outcome;
+  }
+
+  private Outcome run(
       String tool, String rawArguments, Requester requester, BooleanSupplier cancelled) {
     if (!has(tool)) {
       throw new IllegalArgumentException("unknown tool " + Quote.of(tool));

@@ -185,6 +185,11 @@ public final class ProposalDirectory {
     return dir;
   }
 
+  /** The folder's descriptor, held for the life of the process ({@link AuditLog} opens by it). */
+  int descriptor() {
+    return folder.descriptor();
+  }
+
   /**
    * Whether {@code candidate} is a proposal id: {@code [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-
    * [0-9a-f]{4}-[0-9a-f]{12}}. Written out rather than a {@code java.util.regex.Pattern}: this
