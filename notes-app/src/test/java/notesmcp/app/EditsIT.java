@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -486,5 +487,80 @@ class EditsIT {
       assertThat(files.map(p -> p.getFileName().toString())).containsExactly("2026-12-01.md");
     }
     assertThat(status(id)).isEqualTo("pending_approval");
+  }
+
+  @Test
+  void theAuditLogChainsEveryCallAndDecisionAndATamperedLineIsDetected() throws Exception {
+    String id = proposeAppend(ADDED);
+    assertThat(approve(id, BASE + ADDED, List.of()).exit()).isZero();
+
+    Launch.Result log = review(List.of(), "--log");
+
+    assertThat(log.exit()).as(log.stderr()).isZero();
+    assertThat(log.stderr()).contains("notes-mcp: the audit log's chain is intact\n");
+    List<String> lines = log.stdout().lines().toList();
+    assertThat(lines).hasSize(3);
+    assertThat(lines.get(0))
+        .contains("\"event\":\"call\",\"tool\":\"read_note\",\"arguments_sha256\":\"")
+        .contains("\"outcome\":\"answer\",\"prev\":\"" + "0".repeat(64) + "\"");
+    assertThat(lines.get(1)).contains("\"tool\":\"propose_edit\"");
+    assertThat(lines.get(2))
+        .contains("\"event\":\"review\",\"user\":\"" + System.getProperty("user.name") + "\"")
+        .contains("\"action\":\"approve\",\"proposal_id\":\"" + id + "\"")
+        .contains("\"outcome\":\"done: changed ");
+    Path file = proposals.resolve("audit.log");
+    String written = Files.readString(file);
+    assertThat(written).doesNotContain("buy paper").doesNotContain("call the printer");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+        .isEqualTo("rw-------");
+
+    Files.writeString(file, written.replaceFirst("read_note", "list_notes"));
+    Launch.Result tampered = review(List.of(), "--log");
+
+    assertThat(tampered.exit()).isEqualTo(1);
+    assertThat(tampered.stderr())
+        .contains(
+            "notes-mcp: the audit log's chain breaks at line 2 (marked !): it does not carry the"
+                + " SHA-256 of the line before it, so a line was changed, removed or inserted"
+                + " there\n");
+    assertThat(tampered.stdout().lines().toList().get(1)).startsWith("     2 ! ");
+  }
+
+  @Test
+  void withoutAProposalsFolderProposalStatusAnswersFromMemory() throws Exception {
+    try (WireServer server = WireServer.start(root, "-policy", policy.toString())) {
+      JsonNode reply =
+          server.call(
+              "propose_edit",
+              "{\"path\":\""
+                  + PATH
+                  + "\",\"base_sha256\":\""
+                  + baseOf(server, PATH)
+                  + "\",\"append\":\"x\\n\"}");
+      String id = WireServer.JSON.readTree(WireServer.text(reply)).path("proposal_id").asString();
+
+      JsonNode status = server.call("proposal_status", "{\"proposal_id\":\"" + id + "\"}");
+      JsonNode unknown = server.call("proposal_status", "{\"proposal_id\":\"nope\"}");
+
+      assertThat(WireServer.text(status))
+          .isEqualTo(
+              "{\"status\":\"pending_approval\",\"proposal_id\":\""
+                  + id
+                  + "\",\"path\":\""
+                  + PATH
+                  + "\",\"kind\":\"edit\",\"sha256\":\""
+                  + ApprovalsIT.sha256(BASE + "x\n")
+                  + "\"}");
+      assertThat(WireServer.isError(unknown)).isTrue();
+      assertThat(WireServer.text(unknown))
+          .isEqualTo(
+              "there is no proposal \"nope\" of this server; proposal_id is the id a propose_note"
+                  + " or propose_edit result gave");
+      JsonNode tools = server.modern("tools/list", "", "ListToolsResult");
+      assertThat(tools.toString())
+          .contains("\"name\":\"proposal_status\"")
+          .contains("\"readOnlyHint\":true");
+    }
+    assertThat(Files.readString(note)).isEqualTo(BASE);
   }
 }

@@ -51,7 +51,8 @@ public final class AuditLog {
   private final Clock clock;
   private final BlockingQueue<String[]> queue = new ArrayBlockingQueue<>(QUEUE);
   private final AtomicLong dropped = new AtomicLong();
-  private Thread writer; // guarded by this
+  private final Object writing = new Object();
+  private volatile Thread writer; // set once, under this
 
   AuditLog(ProposalDirectory directory, Clock clock) {
     this.directory = directory;
@@ -69,7 +70,9 @@ public final class AuditLog {
         })) {
       dropped.incrementAndGet();
     }
-    startWriter();
+    if (writer == null) {
+      startWriter();
+    }
   }
 
   private synchronized void startWriter() {
@@ -87,16 +90,36 @@ public final class AuditLog {
             "notes-mcp-audit");
     writer.setDaemon(true);
     writer.start();
+    // At exit, what is still queued is written (the server's input ended; it is not waited for
+    // while serving). A process killed outright loses at most the queued lines.
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                new Runnable() {
+                  @Override
+                  public void run() {
+                    String[] call;
+                    while ((call = queue.poll()) != null) {
+                      write(call);
+                    }
+                  }
+                },
+                "notes-mcp-audit-exit"));
   }
 
   private void drain() {
     while (true) {
-      String[] call;
       try {
-        call = queue.take();
+        write(queue.take());
       } catch (InterruptedException e) {
         return;
       }
+    }
+  }
+
+  /** Writes one queued call, after a line for those dropped since the last write. */
+  private void write(String[] call) {
+    synchronized (writing) {
       try {
         long lost = dropped.getAndSet(0);
         if (lost > 0) {
