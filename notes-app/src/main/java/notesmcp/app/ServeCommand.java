@@ -66,7 +66,7 @@ final class ServeCommand {
           "notes-mcp: -root " + options.root() + ": not a usable folder (" + problem(e) + ")");
       return ExitCode.USAGE;
     }
-    Notes notes = new Notes(policy, workspace, Clock.systemUTC(), proposals, err);
+    Notes notes = new Notes(policy, workspace, Clock.systemUTC(), proposals, err, true);
     Server.Options serverOptions =
         Server.Options.defaults(
             new Implementation("notes-mcp", Version.VALUE), notes.instructions());

@@ -224,11 +224,19 @@ public final class Approvals {
    * Appends a decision to the audit trail (docs/approvals.md, "The audit trail") with the OS user
    * that made it, and returns it.
    */
-  private Decision logged(String action, String id, Decision decision) throws IOException {
-    audit.recordDecision(
-        action,
-        ProposalDirectory.isId(id) ? id : "(not a proposal id)",
-        (decision instanceof Done ? "done: " : "refused: ") + decision.message());
+  private Decision logged(String action, String id, Decision decision) {
+    try {
+      audit.recordDecision(
+          action,
+          ProposalDirectory.isId(id) ? id : "(not a proposal id)",
+          (decision instanceof Done ? "done: " : "refused: ") + decision.message());
+    } catch (IOException e) {
+      // The decision stands (it is on disk); the person is told the trail lacks it.
+      log.println(
+          "notes-mcp: the decision was made but the audit log could not be written ("
+              + FileProblem.describe(e)
+              + ")");
+    }
     return decision;
   }
 

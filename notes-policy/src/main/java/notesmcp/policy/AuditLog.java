@@ -180,8 +180,13 @@ public final class AuditLog {
           @Override
           public Void run() throws IOException {
             try (FileChannel file = open(true)) {
-              String prev = lastLineSha256(file);
-              file.write(ByteBuffer.wrap(line(members, prev)));
+              // Every writer holds the folder's lock, so the end read here is the end written to.
+              long end = file.size();
+              String prev = lastLineSha256(file, end);
+              ByteBuffer bytes = ByteBuffer.wrap(line(members, prev));
+              while (bytes.hasRemaining()) {
+                file.write(bytes, end + bytes.position());
+              }
               file.force(false);
             }
             return null;
@@ -205,19 +210,19 @@ public final class AuditLog {
             StandardOpenOption.CREATE,
             StandardOpenOption.READ,
             StandardOpenOption.WRITE,
-            StandardOpenOption.APPEND,
             LinkOption.NOFOLLOW_LINKS),
         PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
   }
 
-  private static String lastLineSha256(FileChannel file) throws IOException {
-    long size = file.size();
+  private static String lastLineSha256(FileChannel file, long size) throws IOException {
     if (size == 0) {
       return ZEROS;
     }
     int length = (int) Math.min(size, TAIL_BYTES);
     ByteBuffer tail = ByteBuffer.allocate(length);
-    file.read(tail, size - length);
+    while (tail.hasRemaining() && file.read(tail, size - length + tail.position()) > 0) {
+      // read the whole tail
+    }
     byte[] bytes = tail.array();
     int end = tail.position();
     int start = end - 1; // the line feed that ends the last line

@@ -93,13 +93,27 @@ public final class Notes {
       Clock clock,
       ProposalDirectory directory,
       PrintStream log) {
+    this(policy, workspace, clock, directory, log, false);
+  }
+
+  /**
+   * @param audited with a {@code directory}, append every call to its audit trail ({@link
+   *     AuditLog}; docs/approvals.md, "The audit trail"): what the server does
+   */
+  public Notes(
+      Policy policy,
+      Workspace workspace,
+      Clock clock,
+      ProposalDirectory directory,
+      PrintStream log,
+      boolean audited) {
     this.policy = policy;
     this.workspace = workspace;
     this.catalog = new Catalog(policy, workspace, log);
     this.clock = clock;
     this.tools = ToolSchemas.of(policy);
     this.directory = directory;
-    this.audit = directory == null ? null : new AuditLog(directory, clock);
+    this.audit = directory == null || !audited ? null : new AuditLog(directory, clock);
   }
 
   /** The tools this policy offers, in a fixed order, with schemas generated from the policy. */
