@@ -6,6 +6,7 @@ import notesmcp.policy.Proposal;
 import notesmcp.policy.Recorded;
 import notesmcp.policy.Recorded.Damaged;
 import notesmcp.policy.Recorded.Valid;
+import notesmcp.text.LineDiff;
 import notesmcp.text.TerminalText;
 
 /**

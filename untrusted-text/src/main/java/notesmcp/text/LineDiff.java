@@ -1,8 +1,7 @@
-package notesmcp.app;
+package notesmcp.text;
 
 import java.util.ArrayList;
 import java.util.List;
-import notesmcp.text.TerminalText;
 
 /**
  * The unified line diff {@code review} shows for an edit (docs/approvals.md, "Edits"): hunks of
@@ -16,9 +15,9 @@ import notesmcp.text.TerminalText;
  * for the lines between the common start and end, and beyond that shows the whole middle as removed
  * and added (still exact, only less short). Stateless.
  */
-final class LineDiff {
+public final class LineDiff {
   /** Diff lines printed at most; the rest are counted. */
-  static final int MAX_SHOWN = 2000;
+  public static final int MAX_SHOWN = 2000;
 
   /** Lines of context around each change. */
   private static final int CONTEXT = 3;
@@ -45,7 +44,7 @@ final class LineDiff {
   }
 
   /** The rendered diff from {@code before} to {@code after}, ending with a newline. */
-  static String render(String before, String after) {
+  public static String render(String before, String after) {
     List<Line> diff = compare(lines(before), lines(after));
     StringBuilder out = new StringBuilder(4096);
     int shown = 0;
