@@ -563,4 +563,32 @@ class EditsIT {
     }
     assertThat(Files.readString(note)).isEqualTo(BASE);
   }
+
+  @Test
+  void onATerminalOnlyYesChangesTheNote() throws Exception {
+    String id = proposeAppend("\u001b[2J\u202e" + ADDED);
+    List<String> command =
+        Launch.inTerminal(Launch.review(root, proposals, "-policy", policy.toString()));
+
+    Launch.Result skipped = Launch.run(dir, Map.of(), "y\n", command);
+
+    assertThat(skipped.exit()).isZero();
+    assertThat(skipped.stdout())
+        .contains("Edit proposal " + id)
+        .contains("    +| \\x1b[2J\\u202e- buy paper\\n")
+        .contains(
+            "Type yes to change "
+                + note
+                + " to exactly the new text shown, reject to reject it, anything else to skip: ")
+        .contains("Skipped; " + id + " is still pending.")
+        .doesNotContain("\u001b")
+        .doesNotContain("\u202e");
+    assertThat(Files.readString(note)).isEqualTo(BASE);
+
+    Launch.Result approved = Launch.run(dir, Map.of(), "yes\n", command);
+
+    assertThat(approved.exit()).as(approved.stdout()).isZero();
+    assertThat(approved.stdout()).contains("changed " + note + " (28 bytes to 47 bytes");
+    assertThat(Files.readString(note)).isEqualTo(BASE + "\u001b[2J\u202e" + ADDED);
+  }
 }
