@@ -293,7 +293,7 @@ class EditsIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"edit-after-exchange", "edit-after-unlink"})
+  @ValueSource(strings = {"edit-after-exchange", "edit-after-verify", "edit-after-unlink"})
   void aReviewKilledAfterTheExchangeIsCompletedByTheNextReview(String point) throws Exception {
     String id = proposeAppend(ADDED);
 
@@ -312,7 +312,13 @@ class EditsIT {
 
   @ParameterizedTest
   @ValueSource(
-      strings = {"undo-after-check", "undo-after-temp", "undo-after-exchange", "undo-after-unlink"})
+      strings = {
+        "undo-after-check",
+        "undo-after-temp",
+        "undo-after-exchange",
+        "undo-after-verify",
+        "undo-after-unlink"
+      })
   void anUndoKilledAtAnyPointLeavesOneOfTheTwoTextsAndIsFinishedOrCleared(String point)
       throws Exception {
     String id = proposeAppend(ADDED);
@@ -322,7 +328,8 @@ class EditsIT {
     Launch.Result crashed = review(List.of("--halt-at", point), "--undo", id);
 
     assertThat(crashed.exit()).as(crashed.stderr()).isEqualTo(TestMain.HALT_STATUS);
-    boolean exchanged = point.endsWith("exchange") || point.endsWith("unlink");
+    boolean exchanged =
+        point.endsWith("exchange") || point.endsWith("verify") || point.endsWith("unlink");
     assertThat(Files.readString(note)).isEqualTo(exchanged ? BASE : BASE + ADDED);
     Thread.sleep(60);
     Launch.Result next = review(List.of(), "--undo", id);

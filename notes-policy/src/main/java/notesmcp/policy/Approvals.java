@@ -72,10 +72,12 @@ public final class Approvals {
           "edit-after-check",
           "edit-after-temp",
           "edit-after-exchange",
+          "edit-after-verify",
           "edit-after-unlink",
           "undo-after-check",
           "undo-after-temp",
           "undo-after-exchange",
+          "undo-after-verify",
           "undo-after-unlink");
 
   private final Workspace workspace;
@@ -617,6 +619,7 @@ public final class Approvals {
           putBack(folder, name, ours);
           return Result.STALE;
         }
+        approvals.checkpoints.accept(prefix + "after-verify");
         finish(folder);
         return Result.DONE;
       }
