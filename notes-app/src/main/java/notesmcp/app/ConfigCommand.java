@@ -3,6 +3,7 @@ package notesmcp.app;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -241,7 +242,12 @@ final class ConfigCommand {
   /** The server's command line: the executable, then {@code args}. */
   static List<String> command(String executable, List<String> args) {
     List<String> command = new ArrayList<>();
-    Path self = executable == null || executable.isBlank() ? null : Path.of(executable);
+    Path self = null;
+    try {
+      self = executable == null || executable.isBlank() ? null : Path.of(executable);
+    } catch (InvalidPathException e) {
+      // A name this JVM cannot encode: fall back to naming the JVM, whose paths it can.
+    }
     if (self != null && Files.isExecutable(self)) {
       command.add(self.toAbsolutePath().normalize().toString());
     } else {

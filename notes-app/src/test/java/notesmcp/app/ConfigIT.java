@@ -227,7 +227,9 @@ class ConfigIT {
     assertThat(badPolicy.out()).isEmpty();
     assertThat(badPolicy.err())
         .isEqualTo(
-            "notes-mcp: policy file " + policy + ": \"readable\" must be an array of note names\n");
+            "notes-mcp: policy file "
+                + policy
+                + ": \"readable\" must be an array of note names and patterns\n");
 
     Path inside = workspace.resolve("proposals");
     ClientIT.Run badFolder =

@@ -118,11 +118,17 @@ class FirstUseIT {
     assertThat(chatFirstUse.exit()).as(chatFirstUse.err()).isZero();
     assertThat(LocalUsers.ownerAndMode(checkout.resolve(".build.lock"))).endsWith(" 600");
     Map<String, String> built = LocalUsers.ownersAndModes(checkout.resolve("notes-app/target"));
-    assertThat(built).containsKey("jvm-cache").containsKey("notes-mcp.jar").containsKey("chat");
-    for (Map.Entry<String, String> entry : built.entrySet()) {
-      Path path = checkout.resolve("notes-app/target").resolve(entry.getKey());
-      if (!Files.isSymbolicLink(path)) {
-        assertThat(entry.getValue()).as(entry.getKey()).matches("\\d+ [0-7]?[0-7][0145][0145]");
+    assertThat(built).containsKey("jvm-cache").containsKey("notes-mcp.jar");
+    Map<String, String> chat = LocalUsers.ownersAndModes(checkout.resolve("notes-chat/target"));
+    assertThat(chat).containsKey("chat");
+    for (String module : List.of("notes-app", "notes-chat")) {
+      Path target = checkout.resolve(module).resolve("target");
+      for (Map.Entry<String, String> entry : LocalUsers.ownersAndModes(target).entrySet()) {
+        if (!Files.isSymbolicLink(target.resolve(entry.getKey()))) {
+          assertThat(entry.getValue())
+              .as(module + "/target/" + entry.getKey())
+              .matches("\\d+ [0-7]?[0-7][0145][0145]");
+        }
       }
     }
   }

@@ -144,7 +144,7 @@ public final class Posix {
       problem = e.getMessage();
     } catch (URISyntaxException | RuntimeException e) {
       // A code source that is not a file (a jlink image's jrt:/, a custom class loader's URL).
-      problem = "the classes' location is not a file: " + e;
+      problem = "the classes' location is not a file";
     }
     LIBRARY = library;
     PROBLEM = problem;

@@ -283,13 +283,39 @@ public final class Workspace {
     return decode(name.value(), bytes, bytes.length);
   }
 
+  /** How many careful reads {@link #readBytes} makes at most: the first, and one retry. */
+  static final int TOOL_ATTEMPTS = 2;
+
   /**
    * The careful read of the note at {@code path} (the policy's own value, which may hold folders:
    * {@code "Projects/Paper Kite.md"}), of at most {@code maxBytes} bytes; not decoded. Never
    * throws: every failure is an {@link Unreadable} whose reason names {@code path}. A read refused
-   * because the note or its folder just changed says so and that a retry may succeed.
+   * because the note or its folder changed within the margin is tried once more when the margin has
+   * passed (a note saved a moment ago is read, not refused); one still changing then is refused,
+   * saying that a retry may succeed. Once, not {@link OpenedFile#ATTEMPTS} times: a client can
+   * retry itself, and a worker thread should not sleep long for one call.
    */
   Raw readBytes(String path, int maxBytes) {
+    for (int tries = 1; ; tries++) {
+      try {
+        return readBytesOnce(path, maxBytes);
+      } catch (OpenedFile.ChangedWhileReading e) {
+        if (tries == TOOL_ATTEMPTS) {
+          return new Unreadable(e.getMessage());
+        }
+        long nanos = e.waitNanos();
+        try {
+          Thread.sleep(nanos / 1_000_000L, (int) (nanos % 1_000_000L));
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          return new Unreadable(e.getMessage());
+        }
+      }
+    }
+  }
+
+  /** One careful read of {@link #readBytes}; the change rule's refusal is the caller's. */
+  private Raw readBytesOnce(String path, int maxBytes) throws OpenedFile.ChangedWhileReading {
     try (Place place = reach(path);
         OpenedFile note = place.folder().open(place.name(), path)) {
       int links = note.links();
@@ -311,10 +337,9 @@ public final class Workspace {
         return tooLarge(path, Math.max(note.size(), maxBytes + 1L), maxBytes);
       }
       return new Bytes(bytes, note.identity());
-    } catch (Folder.NotRegularFile
-        | Folder.ChangedWhileOpening
-        | OpenedFile.ChangedWhileReading
-        | OpenedFile.UnsafeFolder e) {
+    } catch (OpenedFile.ChangedWhileReading e) {
+      throw e;
+    } catch (Folder.NotRegularFile | Folder.ChangedWhileOpening | OpenedFile.UnsafeFolder e) {
       return new Unreadable(e.getMessage());
     } catch (Folder.NotAFolder e) {
       return new Unreadable(path + " cannot be read: " + e.getMessage());
