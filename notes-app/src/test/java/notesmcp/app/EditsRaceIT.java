@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -28,6 +29,13 @@ class EditsRaceIT {
   private static final String BASE = "# Monday\n- call the printer\n";
   private static final String ADDED = "- buy paper\n";
   private static final int ROUNDS = 8;
+
+  /**
+   * The writer's pause between writes: none (the note never settles, so the base check itself
+   * fails), or 70 ms (the note settles past the change rule's 50 ms margin between writes, so the
+   * check passes and a write can land between it and the verifying read: the exchange back).
+   */
+  private static final String[] PAUSES = {"0", "0.07"};
 
   @TempDir Path dir;
   private Path root;
@@ -72,16 +80,17 @@ class EditsRaceIT {
   void eachApprovalCommitsOnceOrIsStaleAndTheNoteIsAlwaysOneWholeText(String how) throws Exception {
     String loop =
         how.equals("rename")
-            ? "while :; do printf '%s' \"$2\" > \"$1.new\" && mv \"$1.new\" \"$1\"; done"
-            : "while :; do printf '%s' \"$2\" > \"$1\"; done";
+            ? "while :; do printf '%s' \"$2\" > \"$1.new\" && mv \"$1.new\" \"$1\"; sleep $3; done"
+            : "while :; do printf '%s' \"$2\" > \"$1\"; sleep $3; done";
     int committed = 0;
     int stale = 0;
+    int keptFiles = 0;
     for (int round = 0; round < ROUNDS; round++) {
       Files.writeString(note, BASE);
       Thread.sleep(60);
       String id = propose();
       Process writer =
-          new ProcessBuilder("sh", "-c", loop, "sh", note.toString(), BASE)
+          new ProcessBuilder("sh", "-c", loop, "sh", note.toString(), BASE, PAUSES[round % 2])
               .redirectErrorStream(true)
               .start();
       Launch.Result approved;
@@ -118,14 +127,37 @@ class EditsRaceIT {
         assertThat(proposals.resolve(id + ".stale")).exists();
         assertThat(proposals.resolve(id + ".committed")).doesNotExist();
       }
+      List<String> names;
       try (Stream<Path> files = Files.list(root.resolve("Journal"))) {
-        assertThat(files.map(p -> p.getFileName().toString()).toList())
-            .as("round " + round)
-            .containsExactly("day.md");
+        names = files.map(p -> p.getFileName().toString()).sorted().toList();
       }
+      String kept = ".notes-mcp-" + id + ".edit.tmp";
+      if (names.contains(kept)) {
+        // The writer replaced the note after the exchange: what it displaced is kept, whole.
+        keptFiles++;
+        assertThat(Files.readString(root.resolve("Journal").resolve(kept))).isIn(BASE, "");
+        assertThat(approved.stderr())
+            .contains(
+                "another process replaced the note during the commit; what it held before"
+                    + " is kept beside it as "
+                    + kept);
+        Files.delete(root.resolve("Journal").resolve(kept));
+        names = List.of("day.md");
+      }
+      assertThat(names).as("round " + round).containsExactly("day.md");
     }
     assertThat(committed + stale).isEqualTo(ROUNDS);
     System.err.println(
-        "EditsRaceIT " + how + ": " + committed + " committed, " + stale + " stale of " + ROUNDS);
+        "EditsRaceIT "
+            + how
+            + ": "
+            + committed
+            + " committed, "
+            + stale
+            + " stale of "
+            + ROUNDS
+            + "; "
+            + keptFiles
+            + " displaced copies kept");
   }
 }

@@ -687,12 +687,34 @@ public final class Approvals {
      * the file we made ({@code ours}), never anything else.
      */
     private void putBack(Folder folder, String name, long[] ours) throws IOException {
-      folder.rename(temp, folder, name, Posix.RENAME_EXCHANGE);
+      // Exchanged back only while the note's name still holds our file: if another process has
+      // since replaced it, what it put there stays the note.
+      if (isOurs(folder, name, ours)) {
+        folder.rename(temp, folder, name, Posix.RENAME_EXCHANGE);
+      }
       folder.sync();
-      long[] now = folder.attributesOf(temp);
-      if (now[Posix.DEVICE] == ours[Posix.DEVICE] && now[Posix.INODE] == ours[Posix.INODE]) {
+      if (isOurs(folder, temp, ours)) {
         folder.remove(temp);
         folder.sync();
+      } else {
+        // Someone else's bytes (what the note held before another process replaced it, after
+        // our exchange): never removed.
+        approvals.log.println(
+            "notes-mcp: "
+                + path
+                + ": another process replaced the note during the commit; what it held before"
+                + " is kept beside it as "
+                + temp
+                + " (remove it when you no longer need it)");
+      }
+    }
+
+    private static boolean isOurs(Folder folder, String name, long[] ours) throws IOException {
+      try {
+        long[] now = folder.attributesOf(name);
+        return now[Posix.DEVICE] == ours[Posix.DEVICE] && now[Posix.INODE] == ours[Posix.INODE];
+      } catch (NoSuchFileException e) {
+        return false;
       }
     }
 
