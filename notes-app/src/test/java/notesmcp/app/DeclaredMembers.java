@@ -12,12 +12,12 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>The official schemas leave {@code additionalProperties} open, so a validator accepts members a
  * revision never defined (a tool {@code title} or {@code annotations} in 2024-11-05, a {@code
- * serverInfo.title} before 2025-06-18). Issue 10: "Fields that revision lacks are left out in that
- * era". This walks the message beside its definition and reports each member of an object whose
- * definition lists its {@code properties} and does not itself open {@code additionalProperties}.
- * Objects defined without properties ({@code _meta}, {@code experimental}) are free-form, and a
- * tool's {@code inputSchema} / {@code outputSchema} holds a JSON Schema, whose keywords are not MCP
- * members.
+ * serverInfo.title} before 2025-06-18). Fields that revision lacks are left out in that era ({@code
+ * docs/protocol.md}). This walks the message beside its definition and reports each member of an
+ * object whose definition lists its {@code properties} and does not itself open {@code
+ * additionalProperties}. Objects defined without properties ({@code _meta}, {@code experimental})
+ * are free-form, and a tool's {@code inputSchema} / {@code outputSchema} holds a JSON Schema, whose
+ * keywords are not MCP members.
  */
 final class DeclaredMembers {
   private static final List<String> JSON_SCHEMA_VALUES = List.of("inputSchema", "outputSchema");

@@ -2,8 +2,9 @@ package notesmcp.bench;
 
 /**
  * What the report tabulates, each with its unit, which way is better, the server its ratio column
- * is taken against, and the issue's target for our servers (issue 12: ratios to the floor server
- * measured in the same run; the one-shot client against the program as it was; peak memory in MiB).
+ * is taken against, and the target for our servers ({@code BENCHMARKS.md}: ratios to the floor
+ * server measured in the same run; the one-shot client against the program as it was; peak memory
+ * in MiB).
  */
 enum Metric {
   COLD_START(

@@ -183,7 +183,7 @@ final class Report {
     if (rows.isEmpty()) {
       return;
     }
-    line("## Targets (issue 12), ours against the reference in this run");
+    line("## Targets (BENCHMARKS.md), ours against the reference in this run");
     line("");
     line(
         "Sequential percentiles are taken over every recorded call of all rounds; the other"

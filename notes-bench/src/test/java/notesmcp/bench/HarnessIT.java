@@ -94,7 +94,7 @@ class HarnessIT {
             dir.resolve("trace").toString());
     assertThat(code).as(progress()).isEqualTo(Harness.OK);
     String md = report();
-    assertThat(md).contains("## Targets (issue 12)", "## Machine", "## Per round (raw)");
+    assertThat(md).contains("## Targets (BENCHMARKS.md)", "## Machine", "## Per round (raw)");
     // A target row per metric of the issue's list, each with its verdict.
     for (String metric :
         List.of(

@@ -11,8 +11,8 @@ import java.nio.file.NotDirectoryException;
 
 /**
  * What went wrong with a file operation, in words: never an exception's class name, and never a
- * path, so the text may go into a tool result a client reads (STYLE §4: no class names or cause
- * chains on the wire). Callers that write to stderr add the path themselves.
+ * path, so the text may go into a tool result a client reads (no class names or cause chains on the
+ * wire: {@code docs/design.md}, "Errors"). Callers that write to stderr add the path themselves.
  */
 public final class FileProblem {
   private FileProblem() {}

@@ -7,8 +7,8 @@ import java.nio.file.Path;
 
 /**
  * Where a folder named on the command line is, or would be once made, decided before anything is
- * created: CONTRACT §5, "Options are fully checked before anything is created on disk" (issue 8,
- * defect 6). Stateless; any thread.
+ * created: options are fully checked before anything is created on disk ({@code docs/behaviour.md},
+ * "Limits"; {@code StartUpChecksIT}). Stateless; any thread.
  */
 final class PlannedFolder {
   private PlannedFolder() {}

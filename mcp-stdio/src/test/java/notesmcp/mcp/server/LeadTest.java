@@ -107,8 +107,8 @@ class LeadTest {
   }
 
   /**
-   * Issue 9: a turn that finishes late must not clear the registration of the turn working after
-   * it, or that one would never be watched again.
+   * A turn that finishes late must not clear the registration of the turn working after it, or that
+   * one would never be watched again.
    */
   @Test
   void aLateFinishNeverUnwatchesTheTurnThatWorksAfterIt() throws Exception {
