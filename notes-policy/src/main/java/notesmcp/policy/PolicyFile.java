@@ -69,6 +69,8 @@ public final class PolicyFile {
     List<String> readable = defaults.readable();
     List<String> exclude = List.of();
     List<String> proposable = defaults.proposable();
+    List<String> editable = List.of();
+    int maxPending = 0;
     int maxNoteBytes = defaults.maxNoteBytes();
     int maxCalls = defaults.maxCalls();
     // Offered for every policy file unless it says "search": false (docs/behaviour.md).
@@ -93,6 +95,15 @@ public final class PolicyFile {
           case "proposable":
             proposable = names(file, parser, key);
             break;
+          case "editable":
+            editable = names(file, parser, key);
+            break;
+          case "maxPending":
+            maxPending = integer(file, parser, key);
+            if (maxPending < 1) {
+              throw new Invalid(file, "maxPending must be 1.." + Policy.MAX_PENDING);
+            }
+            break;
           case "maxNoteBytes":
             maxNoteBytes = integer(file, parser, key);
             break;
@@ -110,7 +121,8 @@ public final class PolicyFile {
                 file,
                 "unknown key "
                     + Quote.of(key)
-                    + " (known: readable, exclude, proposable, maxNoteBytes, maxCalls, search)");
+                    + " (known: readable, exclude, proposable, editable, maxNoteBytes, maxCalls,"
+                    + " maxPending, search)");
         }
       }
       if (parser.nextToken() != null) {
@@ -120,7 +132,8 @@ public final class PolicyFile {
       throw new Invalid(file, "not valid JSON: " + JsonInput.describe(e));
     }
     try {
-      return Policy.of(readable, exclude, proposable, maxNoteBytes, maxCalls).withSearch(search);
+      return Policy.of(readable, exclude, proposable, editable, maxNoteBytes, maxCalls, maxPending)
+          .withSearch(search);
     } catch (IllegalArgumentException e) {
       throw new Invalid(file, e.getMessage());
     }
