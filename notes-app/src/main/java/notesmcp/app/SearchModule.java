@@ -42,8 +42,8 @@ final class SearchModule implements NoteSearch.Factory {
    */
   private static final List<String> CHILD_FLAGS =
       List.of(
-          "-XX:+UseSerialGC",
-          "-Xmx256m",
+          "-XX:+UseParallelGC",
+          "-Xmx384m",
           "-XX:-UsePerfData",
           "-Xlog:disable",
           "-Xlog:all=warning:stderr",

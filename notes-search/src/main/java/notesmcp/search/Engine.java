@@ -87,7 +87,7 @@ public final class Engine implements NoteSearch {
   static final int EXTRA_CANDIDATES = 20;
 
   private static final double ROUNDING = 1000.0;
-  private static final double BUFFER_MB = 16;
+  private static final double BUFFER_MB = 64;
   private static final Comparator<String> CODE_POINTS = Engine::compareCodePoints;
 
   private final NoteSearch.Corpus corpus;
@@ -127,7 +127,7 @@ public final class Engine implements NoteSearch {
     config.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
     config.setRAMBufferSizeMB(BUFFER_MB);
     config.setCommitOnClose(false);
-    config.setUseCompoundFile(true);
+    config.setUseCompoundFile(false);
     ConcurrentMergeScheduler merges = new ConcurrentMergeScheduler();
     merges.setMaxMergesAndThreads(2, 1);
     config.setMergeScheduler(merges);
