@@ -15,11 +15,15 @@ final class Help {
             Start a server on PATH, print its tool definitions as JSON, close it.
         notes-mcp -root PATH -tool NAME [-args JSON] [-timeout T] [-v]
             Start a server on PATH, call one tool, print the MCP result as JSON.
-        notes-mcp review -root PATH -proposals DIR [--approve ID --sha256 HEX | --reject ID]
+        notes-mcp review -root PATH -proposals DIR [-policy FILE]
+                         [--approve ID --sha256 HEX | --reject ID | --undo ID | --log]
             Review proposals kept by '-serve -proposals DIR', outside MCP. In a terminal:
-            shows each pending one (destination, bytes, SHA-256, content made inert) and
-            asks; only 'yes' approves, 'reject' rejects, anything else skips. Without a
-            terminal: lists them and approves nothing. --approve needs the full SHA-256.
+            shows each pending one (destination, bytes, SHA-256, content made inert; for
+            an edit, the diff) and asks; only 'yes' approves, 'reject' rejects, anything
+            else skips. Without a terminal: lists them and approves nothing. --approve
+            needs the full SHA-256 (of the new text, for an edit). -policy FILE: the
+            server's policy, checked again (edits need it). --undo ID restores the text
+            an edit replaced; --log prints the audit trail and checks its chain.
         notes-mcp config -root PATH [-host HOST] [-policy FILE] [-proposals DIR]
                          [--name NAME] [--install [--replace]]
             The entry a host needs to start this server on PATH (absolute paths), for
@@ -29,6 +33,10 @@ final class Help {
             (a backup beside it); the read-only tools are allowed without a prompt
             and the others left to the host's confirmation where it can say so.
             --replace overwrites a server of that name; --name NAME (default notes).
+        notes-mcp index -root PATH -policy FILE
+            Build or bring up to date search_notes' kept index for PATH under FILE (as
+            the first search would; a server runs this itself when it finds none), then
+            exit. Notes are read as read_note reads them; nothing on stdout.
         notes-mcp chat -root PATH -model NAME [-provider ollama|openai] [-model-url URL]
                        [-max-tool-calls N] [-proposals DIR] [-server-command CMD]
             An assistant over this server: your messages from stdin, one per line, until
@@ -50,13 +58,17 @@ final class Help {
                              to 1h (client; default 10s)
         -v, -verbose         show the server's stderr as it comes (client; by default only
                              its end is shown, and only when the exchange fails)
-        -policy FILE         JSON policy: readable, proposable, maxNoteBytes, maxCalls
+        -policy FILE         JSON policy: readable, exclude, proposable, editable,
+                             maxNoteBytes, maxCalls, maxPending, search
+                             (search_notes, on unless false)
         -max-calls N         tool calls one server process dispatches (default 16)
         -proposals DIR       keep proposals durably in DIR for 'notes-mcp review'
                              (outside the workspace, yours, not group/world-writable)
         -approve ID          review: approve proposal ID (with -sha256)
         -sha256 HEX          review: the proposal's full SHA-256, 64 hex digits
         -reject ID           review: reject proposal ID
+        -undo ID             review: restore the text edit ID replaced
+        -log                 review: print the audit trail, check its chain
         -server-command CMD  the server to start instead of this program's -serve
         -host NAME           config: the host to write the entry for (default claude-desktop)
         -install, -replace   config: write the entry into the host's file; overwrite one

@@ -19,8 +19,9 @@ import notesmcp.cli.Version;
 /**
  * The {@code notes-mcp} program: {@code -serve} runs the MCP server on stdin/stdout; {@code review}
  * lets a person approve or reject kept proposals; {@code config} prints a host's entry for it;
- * {@code chat} runs the assistant host (module notes-chat, loaded only then); otherwise it is a
- * one-shot client that starts a server, lists its tools or calls one, and closes it.
+ * {@code chat} runs the assistant host (module notes-chat, loaded only then); {@code index} builds
+ * {@code search_notes}' kept index and exits (module notes-search); otherwise it is a one-shot
+ * client that starts a server, lists its tools or calls one, and closes it.
  */
 public final class Main {
   /** Bytes of log lines kept while nobody reads stderr; beyond them lines are dropped. */
@@ -71,6 +72,9 @@ public final class Main {
   static int run(String[] args, InputStream in, OutputStream out, PrintStream err, Seams seams) {
     if (args.length > 0 && args[0].equals(ChatModule.WORD)) {
       return ChatModule.run(Arrays.copyOfRange(args, 1, args.length), in, out, err);
+    }
+    if (args.length > 0 && args[0].equals(IndexCommand.WORD)) {
+      return IndexCommand.run(Arrays.copyOfRange(args, 1, args.length), err, seams);
     }
     Options options;
     try {

@@ -34,7 +34,7 @@ final class NoteTools implements Tools {
               title(definition.name()),
               definition.description(),
               definition.inputSchema(),
-              annotations(definition.readOnly())));
+              annotations(definition.name(), definition.readOnly())));
     }
     this.tools = List.copyOf(list);
   }
@@ -60,8 +60,11 @@ final class NoteTools implements Tools {
    * true, the tool does not modify its environment" (spec, ToolAnnotations). {@code propose_note}
    * records a proposal: not read-only, but additive (never destructive) and closed-world.
    */
-  private static ObjectNode annotations(boolean readOnly) {
+  private static ObjectNode annotations(String name, boolean readOnly) {
     ObjectNode hints = JsonNodeFactory.instance.objectNode();
+    if (name.equals(Notes.SEARCH_NOTES)) {
+      hints.put("title", "Search notes");
+    }
     hints.put("readOnlyHint", readOnly);
     if (!readOnly) {
       hints.put("destructiveHint", false);

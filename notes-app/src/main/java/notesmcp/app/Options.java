@@ -44,7 +44,9 @@ record Options(
     String host,
     boolean install,
     boolean replace,
-    String name) {
+    String name,
+    String undo,
+    boolean log) {
 
   enum Mode {
     HELP,
@@ -60,7 +62,7 @@ record Options(
 
   /** Flags that take no value. */
   private static final Set<String> SWITCHES =
-      Set.of("help", "h", "version", "serve", "v", "verbose", "install", "replace");
+      Set.of("help", "h", "version", "serve", "v", "verbose", "install", "replace", "log");
 
   /** Flags that take a value. */
   private static final Set<String> VALUED =
@@ -76,6 +78,7 @@ record Options(
           "approve",
           "sha256",
           "reject",
+          "undo",
           "host",
           "name");
 
@@ -101,6 +104,8 @@ record Options(
     boolean install = false;
     boolean replace = false;
     String name = null;
+    String undo = null;
+    boolean log = false;
     for (int i = 0; i < args.size(); i++) {
       String word = args.get(i);
       if (word.equals("review") && !review && !config) {
@@ -136,6 +141,8 @@ record Options(
         case "install" -> install = true;
         case "replace" -> replace = true;
         case "name" -> name = flag.value;
+        case "undo" -> undo = flag.value;
+        case "log" -> log = true;
         default -> throw new AssertionError(flag.name);
       }
     }
@@ -163,7 +170,9 @@ record Options(
             host,
             install,
             replace,
-            name);
+            name,
+            undo,
+            log);
     if (review) {
       return parsed.forReview(serve);
     }
@@ -172,6 +181,9 @@ record Options(
     }
     if (approve != null || sha256 != null || reject != null) {
       throw new UsageException("--approve, --sha256 and --reject go with the review command only");
+    }
+    if (undo != null || log) {
+      throw new UsageException("--undo and --log go with the review command only");
     }
     if (host != null || install || replace || name != null) {
       throw new UsageException(
@@ -187,14 +199,14 @@ record Options(
   private Options forReview(boolean serve) throws UsageException {
     if (serve
         || hasClientFlags()
-        || policyFile != null
         || maxCalls != null
         || host != null
         || install
         || replace
         || name != null) {
       throw new UsageException(
-          "review takes only -root, -proposals, and --approve ID --sha256 HEX or --reject ID");
+          "review takes only -root, -proposals, -policy, and --approve ID --sha256 HEX, --reject"
+              + " ID, --undo ID or --log");
     }
     if (root == null || proposals == null) {
       throw new UsageException("review needs -root PATH and -proposals DIR");
@@ -204,8 +216,12 @@ record Options(
           "--approve ID needs --sha256 HEX, the proposal's full SHA-256, and --sha256 needs"
               + " --approve ID");
     }
+    int decisions = (approve != null ? 1 : 0) + (reject != null ? 1 : 0) + (undo != null ? 1 : 0);
     if (approve != null && reject != null) {
       throw new UsageException("give --approve or --reject, not both");
+    }
+    if (decisions > 1 || (log && decisions > 0)) {
+      throw new UsageException("give one of --approve, --reject, --undo and --log");
     }
     return with(Mode.REVIEW, null);
   }
@@ -216,7 +232,9 @@ record Options(
         || maxCalls != null
         || approve != null
         || sha256 != null
-        || reject != null) {
+        || reject != null
+        || undo != null
+        || log) {
       throw new UsageException(
           "config takes only -root PATH, -host NAME, -policy FILE, -proposals DIR, --name NAME,"
               + " --install and --replace");
@@ -256,7 +274,9 @@ record Options(
         named,
         install,
         replace,
-        name);
+        name,
+        null,
+        false);
   }
 
   private Options forServe() throws UsageException {
@@ -300,13 +320,15 @@ record Options(
         host,
         install,
         replace,
-        name);
+        name,
+        undo,
+        log);
   }
 
   private static Options only(Mode mode) {
     return new Options(
         mode, null, null, null, null, null, null, null, null, null, null, null, false, null, false,
-        false, null);
+        false, null, null, false);
   }
 
   /**

@@ -6,6 +6,7 @@ import notesmcp.policy.Proposal;
 import notesmcp.policy.Recorded;
 import notesmcp.policy.Recorded.Damaged;
 import notesmcp.policy.Recorded.Valid;
+import notesmcp.text.LineDiff;
 import notesmcp.text.TerminalText;
 
 /**
@@ -29,6 +30,9 @@ final class ProposalView {
           + "\n  It cannot be approved; it can be rejected.\n";
     }
     Proposal proposal = ((Valid) entry).proposal();
+    if (proposal.isEdit()) {
+      return renderEdit(proposal, destination, null);
+    }
     StringBuilder out = new StringBuilder(256 + proposal.content().length());
     out.append("Proposal ").append(proposal.id()).append('\n');
     field(out, "destination", TerminalText.visible(destination.toString()));
@@ -38,6 +42,51 @@ final class ProposalView {
     field(out, "requested by", requester(proposal.requester()));
     field(out, "content", TerminalText.KEY);
     out.append(TerminalText.gutter(proposal.content()));
+    return out.toString();
+  }
+
+  /**
+   * The block for a proposal the policy given to review does not allow (or an edit shown without
+   * one): shown so the person can reject it, never offered for approval.
+   */
+  static String render(Recorded entry, Path destination, String disallowed) {
+    Proposal proposal = ((Valid) entry).proposal();
+    if (proposal.isEdit()) {
+      return renderEdit(proposal, destination, disallowed);
+    }
+    return render(entry, destination)
+        + "  not allowed  "
+        + TerminalText.visible(disallowed)
+        + "\n  It cannot be approved; it can be rejected.\n";
+  }
+
+  /**
+   * An edit: the note it changes, the SHA-256 of the text it replaces and of the new text, and the
+   * line diff between them ({@link LineDiff}), both sides in the visible form.
+   */
+  private static String renderEdit(Proposal proposal, Path destination, String disallowed) {
+    StringBuilder out = new StringBuilder(1024);
+    out.append("Edit proposal ").append(proposal.id()).append('\n');
+    field(out, "destination", TerminalText.visible(destination.toString()) + " (an existing note)");
+    field(
+        out,
+        "base sha256",
+        proposal.baseSha256()
+            + " (the text it replaces, "
+            + proposal.baseBytes().length
+            + " bytes)");
+    field(
+        out,
+        "new sha256",
+        proposal.sha256() + " (the new text, " + proposal.bytes().length + " bytes)");
+    field(out, "created", proposal.createdAt().toString());
+    field(out, "requested by", requester(proposal.requester()));
+    field(out, "diff", "- removed, + added; " + TerminalText.KEY);
+    out.append(LineDiff.render(proposal.base(), proposal.content()));
+    if (disallowed != null) {
+      field(out, "not allowed", TerminalText.visible(disallowed));
+      out.append("  It cannot be approved; it can be rejected.\n");
+    }
     return out.toString();
   }
 

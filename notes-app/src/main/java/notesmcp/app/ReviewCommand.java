@@ -13,6 +13,8 @@ import notesmcp.cli.ExitCode;
 import notesmcp.policy.Approvals;
 import notesmcp.policy.Approvals.Decision;
 import notesmcp.policy.FileProblem;
+import notesmcp.policy.Policy;
+import notesmcp.policy.PolicyFile;
 import notesmcp.policy.Posix;
 import notesmcp.policy.ProposalDirectory;
 import notesmcp.policy.ReadRule;
@@ -22,9 +24,10 @@ import notesmcp.policy.Workspace;
 import notesmcp.text.TerminalText;
 
 /**
- * {@code notes-mcp review -root W -proposals DIR [--approve ID --sha256 HEX | --reject ID]}: the
- * trusted approval path, run by a person in their own terminal, outside MCP (docs/approvals.md,
- * "Review, outside MCP"). It first completes any interrupted commit, then:
+ * {@code notes-mcp review -root W -proposals DIR [-policy FILE] [--approve ID --sha256 HEX |
+ * --reject ID | --undo ID]}: the trusted approval path, run by a person in their own terminal,
+ * outside MCP (docs/approvals.md, "Review, outside MCP"). It first completes any interrupted
+ * commit, then:
  *
  * <ul>
  *   <li>with {@code --approve ID --sha256 HEX}: approves that proposal, bound to those bytes;
@@ -74,9 +77,13 @@ final class ReviewCommand {
    */
   private static Approvals open(Options options, PrintStream err, Seams seams) {
     try {
+      Policy policy = options.policyFile() == null ? null : PolicyFile.load(options.policyFile());
       Workspace workspace = Workspace.at(options.root(), seams.readRule(ReadRule.ofSystem()));
       ProposalDirectory directory = ProposalDirectory.open(options.proposals(), workspace);
-      return new Approvals(workspace, directory, Clock.systemUTC(), err, seams.checkpoints(err));
+      return new Approvals(
+          workspace, directory, Clock.systemUTC(), err, seams.checkpoints(err), policy);
+    } catch (PolicyFile.Invalid e) {
+      err.println("notes-mcp: " + e.getMessage());
     } catch (IOException e) {
       err.println(
           "notes-mcp: -root " + options.root() + ": not a usable folder (" + describe(e) + ")");
@@ -98,6 +105,31 @@ final class ReviewCommand {
     }
     if (options.reject() != null) {
       return report(approvals.reject(options.reject()), out, err);
+    }
+    if (options.undo() != null) {
+      return report(approvals.undo(options.undo()), out, err);
+    }
+    if (options.log()) {
+      int broken =
+          approvals.printLog(
+              out,
+              new java.util.function.UnaryOperator<String>() {
+                @Override
+                public String apply(String line) {
+                  return TerminalText.visibleLine(line);
+                }
+              });
+      out.flush();
+      if (broken == 0) {
+        err.println("notes-mcp: the audit log's chain is intact");
+        return ExitCode.OK;
+      }
+      err.println(
+          "notes-mcp: the audit log's chain breaks at line "
+              + broken
+              + " (marked !): it does not carry the SHA-256 of the line before it, so a line was"
+              + " changed, removed or inserted there");
+      return ExitCode.REFUSED;
     }
     List<Recorded> pending = approvals.pending();
     Optional<ControllingTerminal> tty = terminal.get();
@@ -129,11 +161,14 @@ final class ReviewCommand {
       PrintStream out,
       PrintStream err) {
     for (Recorded entry : pending) {
-      out.print(ProposalView.render(entry, destination(entry, approvals)));
+      String disallowed = disallowed(entry, approvals);
+      out.print(view(entry, approvals, disallowed));
       out.println(
           "  "
-              + String.format("%-13s", entry instanceof Valid ? "approve with" : "reject with")
-              + command(entry, options));
+              + String.format(
+                  "%-13s",
+                  entry instanceof Valid && disallowed == null ? "approve with" : "reject with")
+              + command(entry, options, disallowed));
       out.println();
     }
     out.flush();
@@ -149,13 +184,27 @@ final class ReviewCommand {
     return ExitCode.OK;
   }
 
-  private static String command(Recorded entry, Options options) {
+  /** Why the policy review was given does not allow a valid entry now, or null. */
+  private static String disallowed(Recorded entry, Approvals approvals) {
+    return entry instanceof Valid ? approvals.disallowed(((Valid) entry).proposal()) : null;
+  }
+
+  private static String view(Recorded entry, Approvals approvals, String disallowed) {
+    return disallowed == null
+        ? ProposalView.render(entry, destination(entry, approvals))
+        : ProposalView.render(entry, destination(entry, approvals), disallowed);
+  }
+
+  private static String command(Recorded entry, Options options, String disallowed) {
     String base =
         "notes-mcp review -root "
             + TerminalText.visible(options.root().toString())
             + " -proposals "
-            + TerminalText.visible(options.proposals().toString());
-    if (entry instanceof Valid) {
+            + TerminalText.visible(options.proposals().toString())
+            + (options.policyFile() == null
+                ? ""
+                : " -policy " + TerminalText.visible(options.policyFile().toString()));
+    if (entry instanceof Valid && disallowed == null) {
       return base + " --approve " + entry.id() + " --sha256 " + ((Valid) entry).proposal().sha256();
     }
     return base + " --reject " + entry.id();
@@ -172,13 +221,14 @@ final class ReviewCommand {
     ExitCode result = ExitCode.OK;
     for (Recorded entry : pending) {
       screen.println();
-      screen.print(ProposalView.render(entry, destination(entry, approvals)));
-      String answer = person.ask(prompt(entry, approvals));
+      String disallowed = disallowed(entry, approvals);
+      screen.print(view(entry, approvals, disallowed));
+      String answer = person.ask(prompt(entry, approvals, disallowed));
       if (answer == null) {
         screen.println();
         break;
       }
-      Decision decision = decide(answer.strip(), entry, approvals);
+      Decision decision = decide(answer.strip(), entry, approvals, disallowed);
       if (decision == null) {
         screen.println("Skipped; " + entry.id() + " is still pending.");
       } else {
@@ -192,7 +242,15 @@ final class ReviewCommand {
     return result;
   }
 
-  private static String prompt(Recorded entry, Approvals approvals) {
+  private static String prompt(Recorded entry, Approvals approvals, String disallowed) {
+    if (entry instanceof Valid && disallowed != null) {
+      return "Type reject to reject this proposal, anything else to skip: ";
+    }
+    if (entry instanceof Valid && ((Valid) entry).proposal().isEdit()) {
+      return "Type yes to change "
+          + TerminalText.visible(destination(entry, approvals).toString())
+          + " to exactly the new text shown, reject to reject it, anything else to skip: ";
+    }
     if (entry instanceof Valid) {
       return "Type yes to create "
           + TerminalText.visible(destination(entry, approvals).toString())
@@ -205,9 +263,9 @@ final class ReviewCommand {
    * The decision an answer asks for, or null to skip. The approval carries the SHA-256 of the bytes
    * just shown, so it is bound to them: if the record changed since, it is refused.
    */
-  private static Decision decide(String answer, Recorded entry, Approvals approvals)
-      throws IOException {
-    if (answer.equals("yes") && entry instanceof Valid) {
+  private static Decision decide(
+      String answer, Recorded entry, Approvals approvals, String disallowed) throws IOException {
+    if (answer.equals("yes") && entry instanceof Valid && disallowed == null) {
       return approvals.approve(entry.id(), ((Valid) entry).proposal().sha256());
     }
     if (answer.equals("reject")) {

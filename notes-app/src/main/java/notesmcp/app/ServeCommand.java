@@ -66,7 +66,12 @@ final class ServeCommand {
           "notes-mcp: -root " + options.root() + ": not a usable folder (" + problem(e) + ")");
       return ExitCode.USAGE;
     }
-    Notes notes = new Notes(policy, workspace, Clock.systemUTC(), proposals, err);
+    Notes notes = new Notes(policy, workspace, Clock.systemUTC(), proposals, err, true);
+    if (policy.search()) {
+      // The engine's module is loaded on the first search only (SearchModule); a first-ever index
+      // is built by this program's index mode in a child JVM.
+      notes = notes.withSearch(new SearchModule(err, options));
+    }
     Server.Options serverOptions =
         Server.Options.defaults(
             new Implementation("notes-mcp", Version.VALUE), notes.instructions());

@@ -313,7 +313,9 @@ class ClientCommandTest {
             null,
             false,
             false,
-            null);
+            null,
+            null,
+            false);
 
     assertThat(ClientCommand.run(broken, new PrintStream(out, true, StandardCharsets.UTF_8), err))
         .isEqualTo(ExitCode.SERVER_FAILURE);

@@ -59,6 +59,9 @@ class FirstUseIT {
             "mcp-stdio/src",
             "notes-app/pom.xml",
             "notes-app/src/main",
+            // search_notes' engine is built with the program (the launcher's first build).
+            "notes-search/pom.xml",
+            "notes-search/src/main",
             "notes-chat/pom.xml",
             "notes-chat/src/main",
             // The reactor reads every module's pom, even of modules the launcher does not build.
@@ -121,7 +124,9 @@ class FirstUseIT {
     assertThat(built).containsKey("jvm-cache").containsKey("notes-mcp.jar");
     Map<String, String> chat = LocalUsers.ownersAndModes(checkout.resolve("notes-chat/target"));
     assertThat(chat).containsKey("chat");
-    for (String module : List.of("notes-app", "notes-chat")) {
+    Map<String, String> search = LocalUsers.ownersAndModes(checkout.resolve("notes-search/target"));
+    assertThat(search).containsKey("search");
+    for (String module : List.of("notes-app", "notes-chat", "notes-search")) {
       Path target = checkout.resolve(module).resolve("target");
       for (Map.Entry<String, String> entry : LocalUsers.ownersAndModes(target).entrySet()) {
         if (!Files.isSymbolicLink(target.resolve(entry.getKey()))) {

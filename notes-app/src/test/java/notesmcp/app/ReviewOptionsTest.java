@@ -70,6 +70,7 @@ class ReviewOptionsTest {
     assertThatThrownBy(
             () -> Options.parse(List.of("review", "-serve", "-root", "w", "-proposals", "p")))
         .hasMessage(
-            "review takes only -root, -proposals, and --approve ID --sha256 HEX or --reject ID");
+            "review takes only -root, -proposals, -policy, and --approve ID --sha256 HEX, --reject"
+                + " ID, --undo ID or --log");
   }
 }

@@ -28,7 +28,9 @@ import notesmcp.policy.ReadRule;
  *   <li>{@code --hard-links-unprotected true}: the workspace is opened as if the kernel did not
  *       protect hard links ({@code fs.protected_hardlinks = 0}), without touching the machine's
  *       setting;
- *   <li>{@code --read-margin MILLIS}: the change rule's margin (bench/race measures others).
+ *   <li>{@code --read-margin MILLIS}: the change rule's margin (bench/race measures others);
+ *   <li>{@code --trace-checkpoints true}: {@code review} prints each checkpoint it passes with
+ *       {@code System.nanoTime()} to stderr (how docs/approvals.md's edit window was measured).
  * </ul>
  *
  * Tests start it with {@link #command}: the real jar plus the test classes, and the launcher's JVM
@@ -74,6 +76,7 @@ final class TestMain {
     Path resume = null;
     boolean unprotected = false;
     Duration margin = null;
+    boolean trace = false;
     while (!rest.isEmpty() && rest.get(0).startsWith("--") && rest.size() > 1) {
       String flag = rest.get(0);
       String value = rest.get(1);
@@ -87,6 +90,8 @@ final class TestMain {
         resume = Path.of(value);
       } else if (flag.equals("--hard-links-unprotected")) {
         unprotected = Boolean.parseBoolean(value);
+      } else if (flag.equals("--trace-checkpoints")) {
+        trace = Boolean.parseBoolean(value);
       } else if (flag.equals("--read-margin")) {
         margin = Duration.ofMillis(Long.parseLong(value));
       } else {
@@ -95,7 +100,8 @@ final class TestMain {
       rest.subList(0, 2).clear();
     }
     Main.main(
-        rest.toArray(new String[0]), new Hooks(hold, haltAt, pauseAt, resume, unprotected, margin));
+        rest.toArray(new String[0]),
+        new Hooks(hold, haltAt, pauseAt, resume, unprotected, margin, trace));
   }
 
   private static final class Hooks extends Seams {
@@ -105,6 +111,7 @@ final class TestMain {
     private final Path resume;
     private final boolean unprotected;
     private final Duration margin;
+    private final boolean trace;
 
     Hooks(
         Duration hold,
@@ -112,7 +119,9 @@ final class TestMain {
         String pauseAt,
         Path resume,
         boolean unprotected,
-        Duration margin) {
+        Duration margin,
+        boolean trace) {
+      this.trace = trace;
       this.hold = hold;
       this.haltAt = haltAt;
       this.pauseAt = pauseAt;
@@ -135,6 +144,9 @@ final class TestMain {
     @Override
     Consumer<String> checkpoints(PrintStream log) {
       return point -> {
+        if (trace) {
+          log.println("notes-mcp: checkpoint " + point + " at " + System.nanoTime() + " (test)");
+        }
         if (point.equals(haltAt)) {
           log.println("notes-mcp: halting at " + point + " (test)");
           log.flush();

@@ -40,6 +40,9 @@ final class WireServer implements AutoCloseable {
           + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"wire-test\",\"version\":\"1\"}}";
   private static final Duration WAIT = Duration.ofSeconds(15);
 
+  /** How long a response (or the exit) may take; {@link #patient} lengthens it for one server. */
+  private volatile Duration wait = WAIT;
+
   /** What a response to one request id must satisfy. */
   private record Expectation(String revision, String resultDefinition) {}
 
@@ -90,6 +93,15 @@ final class WireServer implements AutoCloseable {
   /** Starts any server {@code command} in {@code directory}. */
   static WireServer start(List<String> command, Path directory) throws IOException {
     return new WireServer(new ProcessBuilder(command).directory(directory.toFile()).start());
+  }
+
+  /**
+   * This server with a longer wait for each response: for calls whose first use loads a module and
+   * builds an index, on a machine that may be busy.
+   */
+  WireServer patient(Duration wait) {
+    this.wait = wait;
+    return this;
   }
 
   /**
@@ -339,13 +351,13 @@ final class WireServer implements AutoCloseable {
         }
       }
     }
-    long deadline = System.nanoTime() + WAIT.toNanos();
+    long deadline = System.nanoTime() + wait.toNanos();
     try {
       while (true) {
         long left = deadline - System.nanoTime();
         JsonNode message = left <= 0 ? null : incoming.poll(left, TimeUnit.NANOSECONDS);
         if (message == null) {
-          throw new AssertionError("no " + what + " within " + WAIT + "; stderr:\n" + stderr);
+          throw new AssertionError("no " + what + " within " + wait + "; stderr:\n" + stderr);
         }
         if (wanted.test(message)) {
           return message;
@@ -388,7 +400,7 @@ final class WireServer implements AutoCloseable {
     } catch (IOException e) {
       // already closed
     }
-    assertThat(process.waitFor(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+    assertThat(process.waitFor(wait.toMillis(), TimeUnit.MILLISECONDS))
         .as("server exits after stdin closes; stderr:\n" + stderr)
         .isTrue();
     return process.exitValue();
@@ -404,7 +416,7 @@ final class WireServer implements AutoCloseable {
 
   /** Waits until stderr contains {@code text}. */
   void awaitStderr(String text) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
+    long deadline = System.nanoTime() + wait.toNanos();
     while (!stderr.toString().contains(text)) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("stderr never said \"" + text + "\":\n" + stderr);

@@ -51,8 +51,18 @@ final class ServerProcess implements AutoCloseable {
 
   /** Starts {@code command}; stderr goes to {@code stderrFile}. */
   static ServerProcess start(String name, List<String> command, Path stderrFile) {
+    return start(name, command, java.util.Map.of(), stderrFile);
+  }
+
+  /** The same with these variables added to (or replacing) the environment. */
+  static ServerProcess start(
+      String name,
+      List<String> command,
+      java.util.Map<String, String> environment,
+      Path stderrFile) {
     ProcessBuilder builder = new ProcessBuilder(command).redirectError(stderrFile.toFile());
     Programs.environment(builder, name);
+    builder.environment().putAll(environment);
     try {
       return new ServerProcess(name, builder.start(), stderrFile);
     } catch (IOException e) {
@@ -97,6 +107,14 @@ final class ServerProcess implements AutoCloseable {
       throw failure("its stdout ended while the harness waited for the reply to call " + id);
     }
     return Reply.parse(out.bytes(), out.length());
+  }
+
+  /** The next line as text (the vault benchmark parses whole replies); a closed stdout fails. */
+  String readLine(String during) {
+    if (!nextLine()) {
+      throw failure("its stdout ended " + during);
+    }
+    return new String(out.bytes(), 0, out.length(), StandardCharsets.UTF_8);
   }
 
   private boolean nextLine() {

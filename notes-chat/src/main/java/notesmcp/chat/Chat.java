@@ -35,6 +35,7 @@ import notesmcp.mcp.client.Session;
  */
 public final class Chat {
   static final String PROPOSE_NOTE = "propose_note";
+  static final String PROPOSE_EDIT = "propose_edit";
 
   /**
    * What the model is told before anything else (README, "What the host does"): tool results are

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import notesmcp.cli.ControllingTerminal;
+import notesmcp.text.LineDiff;
 import notesmcp.text.TerminalText;
 import tools.jackson.databind.JsonNode;
 
@@ -53,12 +54,19 @@ final class Confirmation {
   }
 
   Answer ask(String tool, ToolArguments arguments) throws IOException {
+    return ask(tool, arguments, null);
+  }
+
+  /**
+   * @param base for {@code propose_edit}, the note's text as the server reads it now, or null
+   */
+  Answer ask(String tool, ToolArguments arguments, String base) throws IOException {
     Optional<ControllingTerminal> opened = terminal.get();
     if (opened.isEmpty()) {
       return Answer.NO_TERMINAL;
     }
     try (ControllingTerminal tty = opened.get()) {
-      tty.out().print(render(tool, arguments));
+      tty.out().print(render(tool, arguments, base));
       String answer = tty.ask(PROMPT);
       return "yes".equals(answer) ? Answer.YES : Answer.DECLINED;
     }
@@ -66,6 +74,14 @@ final class Confirmation {
 
   /** What the person sees before answering. */
   String render(String tool, ToolArguments arguments) {
+    return render(tool, arguments, null);
+  }
+
+  /** As above; for {@code propose_edit} with the note's current text, the diff it asks for. */
+  String render(String tool, ToolArguments arguments, String base) {
+    if (Chat.PROPOSE_EDIT.equals(tool)) {
+      return renderEdit(arguments, base);
+    }
     StringBuilder out = new StringBuilder(512);
     out.append(
         "\nnotes-mcp chat: the model asks to send a call the server does not mark read-only.\n");
@@ -84,6 +100,54 @@ final class Confirmation {
     }
     destination(out, tool, arguments.object().get("path"));
     out.append(footer(tool));
+    return out.toString();
+  }
+
+  /**
+   * A {@code propose_edit}: its arguments, then the line diff from the note's text now to the text
+   * the edit asks for, as {@code notes-mcp review} will show it ({@link LineDiff}).
+   */
+  private String renderEdit(ToolArguments arguments, String base) {
+    StringBuilder out = new StringBuilder(1024);
+    out.append(
+        "\nnotes-mcp chat: the model asks to send a call the server does not mark read-only.\n");
+    field(out, "tool", Chat.PROPOSE_EDIT);
+    JsonNode content = arguments.object().get("content");
+    JsonNode append = arguments.object().get("append");
+    for (Map.Entry<String, JsonNode> argument : arguments.object().properties()) {
+      String key = argument.getKey();
+      if (!key.equals("content") && !key.equals("append")) {
+        argument(out, key, argument.getValue());
+      }
+    }
+    JsonNode baseSha256 = arguments.object().get("base_sha256");
+    String after = null;
+    if (base != null && content != null && content.isString()) {
+      after = content.asString();
+    } else if (base != null && append != null && append.isString()) {
+      after = base + append.asString();
+    }
+    if (after == null
+        || baseSha256 == null
+        || !baseSha256.isString()
+        || !sha256(base.getBytes(StandardCharsets.UTF_8)).equals(baseSha256.asString())) {
+      field(
+          out,
+          "diff",
+          "(not shown: the note's text now could not be read, or it is not the base_sha256"
+              + " named, so the server will refuse this edit)");
+      if (content != null) {
+        argument(out, "content", content);
+      }
+      if (append != null) {
+        argument(out, "append", append);
+      }
+    } else {
+      field(out, "new sha256", sha256(after.getBytes(StandardCharsets.UTF_8)));
+      field(out, "diff", "- removed, + added; " + TerminalText.KEY);
+      out.append(LineDiff.render(base, after));
+    }
+    out.append(footer(Chat.PROPOSE_NOTE));
     return out.toString();
   }
 

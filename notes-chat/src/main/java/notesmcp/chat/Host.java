@@ -7,6 +7,10 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Optional;
 import notesmcp.text.TerminalText;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One person's turn, and what the host decides in it (docs/chat.md, "One turn"): the model is
@@ -129,6 +133,49 @@ final class Host {
     return server.call(tool.get().name(), arguments.text());
   }
 
+  /**
+   * For a {@code propose_edit}, the note's text as the server reads it now (a read-only {@code
+   * read_note}, page by page), so the confirmation can show the diff; null for any other call or
+   * when it cannot be read (the confirmation then says so).
+   */
+  private String baseOf(String name, ToolArguments arguments) {
+    JsonNode path = arguments.object().get("path");
+    if (!Chat.PROPOSE_EDIT.equals(name) || path == null || !path.isString()) {
+      return null;
+    }
+    StringBuilder text = new StringBuilder();
+    long offset = 0;
+    for (int page = 0; page < MAX_BASE_PAGES; page++) {
+      ObjectNode read = READS.createObjectNode();
+      read.put("path", path.asString());
+      if (offset > 0) {
+        read.put("offset", offset);
+      }
+      Outcome outcome = server.call("read_note", read.toString());
+      if (!(outcome instanceof Outcome.Result)) {
+        return null;
+      }
+      JsonNode answer;
+      try {
+        answer = READS.readTree(((Outcome.Result) outcome).text());
+      } catch (RuntimeException e) {
+        return null;
+      }
+      text.append(answer.path("content").asString(""));
+      JsonNode next = answer.get("nextOffset");
+      if (next == null || !next.isIntegralNumber()) {
+        return text.toString();
+      }
+      offset = next.asLong();
+    }
+    return null;
+  }
+
+  /** 64 pages of 16 KiB: a 1 MiB note, the most a policy allows. */
+  private static final int MAX_BASE_PAGES = 64;
+
+  private static final ObjectMapper READS = JsonMapper.builder().build();
+
   /** Empty when the person typed yes; else why the call is not sent. */
   private Optional<Outcome> confirm(String name, ToolArguments arguments) {
     log.println(
@@ -137,7 +184,7 @@ final class Host {
             + " is not marked read-only by the server: asking for a yes on the terminal");
     Confirmation.Answer answer;
     try {
-      answer = confirmation.ask(name, arguments);
+      answer = confirmation.ask(name, arguments, baseOf(name, arguments));
     } catch (IOException e) {
       log.println("notes-mcp chat: the terminal could not be read (" + e.getMessage() + ")");
       answer = Confirmation.Answer.DECLINED;

@@ -45,6 +45,30 @@ class OfferedToolsTest {
   }
 
   @Test
+  void searchNotesAsTheServerDefinesItIsOfferedReadOnlyWithItsPropertiesUnchanged() {
+    String properties =
+        "{\"query\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":1024,"
+            + "\"description\":\"Words to find.\"},\"folder\":{\"type\":\"string\","
+            + "\"maxLength\":1024},\"limit\":{\"type\":\"integer\",\"minimum\":1,"
+            + "\"maximum\":50,\"default\":10}}";
+    OfferedTools tools =
+        from(
+            "[{\"name\":\"search_notes\",\"description\":\"Search.\",\"inputSchema\":"
+                + "{\"type\":\"object\",\"properties\":"
+                + properties
+                + ",\"required\":[\"query\"],\"additionalProperties\":false},"
+                + "\"annotations\":{\"title\":\"Search notes\",\"readOnlyHint\":true,"
+                + "\"openWorldHint\":false}}]");
+
+    assertThat(tools.get("search_notes").orElseThrow().readOnly()).isTrue();
+    Map<String, Object> written =
+        JsonSchemaElementUtils.toMap(tools.specifications().get(0).parameters());
+    JsonNode carried = ScriptedModel.JSON.valueToTree(written.get("properties"));
+    assertThat(carried).isEqualTo(ScriptedModel.JSON.readTree(properties));
+    assertThat(written.get("required")).isEqualTo(java.util.List.of("query"));
+  }
+
+  @Test
   void onlyAToolMarkedReadOnlySkipsTheConfirmation() {
     OfferedTools tools =
         from(

@@ -106,8 +106,10 @@ class DistIT {
               image + "lib/runtime/bin/java",
               image + "lib/app/notes-mcp.jar",
               image + "lib/app/native/libnotesmcp.so",
-              image + "lib/app/chat/notes-chat-" + VERSION + ".jar")
-          .anyMatch(entry -> entry.matches(".*/lib/app/chat/langchain4j-core-.*\\.jar"));
+              image + "lib/app/chat/notes-chat-" + VERSION + ".jar",
+              image + "lib/app/search/notes-search-" + VERSION + ".jar")
+          .anyMatch(entry -> entry.matches(".*/lib/app/chat/langchain4j-core-.*\\.jar"))
+          .anyMatch(entry -> entry.matches(".*/lib/app/search/lucene-core-.*\\.jar"));
     }
     for (Path executable : List.of(tarExecutable, debExecutable)) {
       assertThat(executable).isRegularFile().isExecutable();

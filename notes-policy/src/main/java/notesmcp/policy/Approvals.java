@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -58,15 +59,37 @@ import notesmcp.policy.Recorded.Valid;
  * <p>Thread-safe: every decision runs inside {@link ProposalDirectory#locked}.
  */
 public final class Approvals {
-  /** The named points of the commit, for {@code checkpoints}: see the class comment. */
+  /**
+   * The named points of the commit, for {@code checkpoints}: see the class comment; an edit's
+   * commit ({@link Swap}) passes the {@code edit-} points, its undo the {@code undo-} ones.
+   */
   public static final List<String> CHECKPOINTS =
-      List.of("before-create", "after-temp", "after-link", "after-unlink");
+      List.of(
+          "before-create",
+          "after-temp",
+          "after-link",
+          "after-unlink",
+          "edit-after-check",
+          "edit-after-temp",
+          "edit-after-exchange",
+          "edit-after-verify",
+          "edit-after-unlink",
+          "undo-after-check",
+          "undo-after-temp",
+          "undo-after-exchange",
+          "undo-after-verify",
+          "undo-after-unlink");
 
   private final Workspace workspace;
   private final ProposalDirectory directory;
   private final Clock clock;
   private final PrintStream log;
   private final Consumer<String> checkpoints;
+
+  /** The policy review was given ({@code -policy}), or null: then creations are checked by name. */
+  private final Policy policy;
+
+  private final AuditLog audit;
 
   /** The outcome of one decision: done (exit 0), or refused with nothing changed. */
   public sealed interface Decision permits Done, Refused {
@@ -88,6 +111,24 @@ public final class Approvals {
       Clock clock,
       PrintStream log,
       Consumer<String> checkpoints) {
+    this(workspace, directory, clock, log, checkpoints, null);
+  }
+
+  /**
+   * @param policy the server's policy ({@code review -policy FILE}): every proposal is checked
+   *     against it again before it is shown as approvable or committed; null for none given, when a
+   *     new note is checked by the note-name rules only (as it always was) and no edit is
+   *     approvable
+   */
+  public Approvals(
+      Workspace workspace,
+      ProposalDirectory directory,
+      Clock clock,
+      PrintStream log,
+      Consumer<String> checkpoints,
+      Policy policy) {
+    this.policy = policy;
+    this.audit = new AuditLog(directory, clock);
     this.workspace = workspace;
     this.directory = directory;
     this.clock = clock;
@@ -106,8 +147,15 @@ public final class Approvals {
           directory.removeStaleTemporaries();
           List<String> done = new ArrayList<>();
           for (String id : directory.ids()) {
-            Recorded entry = directory.status(id) == Status.PENDING ? directory.load(id) : null;
-            if (entry instanceof Valid) {
+            Status status = directory.status(id);
+            Recorded entry =
+                status == Status.PENDING || status == Status.COMMITTED ? directory.load(id) : null;
+            if (entry instanceof Valid && ((Valid) entry).proposal().isEdit()) {
+              String line = recoverEdit(((Valid) entry).proposal(), status);
+              if (line != null) {
+                done.add(line);
+              }
+            } else if (entry instanceof Valid && status == Status.PENDING) {
               Proposal proposal = ((Valid) entry).proposal();
               if (holdsThisNote(proposal)) {
                 finish(proposal);
@@ -137,6 +185,29 @@ public final class Approvals {
     return pending;
   }
 
+  /**
+   * Why the policy review was given does not allow {@code proposal} now, or null when it does (see
+   * the constructor).
+   */
+  public String disallowed(Proposal proposal) {
+    String path = proposal.path().value();
+    if (proposal.isEdit()) {
+      if (policy == null) {
+        return "an edit is checked against the server's policy: run review with -policy FILE, the"
+            + " file the server was given (the default policy lets no note be edited)";
+      }
+      return policy.edits(path) ? null : "the policy does not let " + path + " be edited";
+    }
+    if (policy == null) {
+      return null;
+    }
+    boolean allowed =
+        policy.namedProposable() != null
+            ? policy.proposableNamed(path) != null
+            : policy.offersProposals() && policy.proposeRefusal(path) == null;
+    return allowed ? null : "the policy does not let " + path + " be proposed";
+  }
+
   /** Where proposal {@code proposal}'s note is created. */
   public Path fileOf(Proposal proposal) {
     return workspace.fileOf(proposal.path());
@@ -148,6 +219,39 @@ public final class Approvals {
    * proposal pending).
    */
   public Decision approve(String id, String sha256) throws IOException {
+    return logged("approve", id, approveUnlogged(id, sha256));
+  }
+
+  /**
+   * Appends a decision to the audit trail (docs/approvals.md, "The audit trail") with the OS user
+   * that made it, and returns it.
+   */
+  private Decision logged(String action, String id, Decision decision) {
+    try {
+      audit.recordDecision(
+          action,
+          ProposalDirectory.isId(id) ? id : "(not a proposal id)",
+          (decision instanceof Done ? "done: " : "refused: ") + decision.message());
+    } catch (IOException e) {
+      // The decision stands (it is on disk); the person is told the trail lacks it.
+      log.println(
+          "notes-mcp: the decision was made but the audit log could not be written ("
+              + FileProblem.describe(e)
+              + ")");
+    }
+    return decision;
+  }
+
+  /**
+   * Prints the audit trail and whether its chain is intact: 0 when it is, else the number of the
+   * first line that does not carry the SHA-256 of the line before it.
+   */
+  public int printLog(PrintStream out, java.util.function.UnaryOperator<String> shown)
+      throws IOException {
+    return audit.verify(out, shown);
+  }
+
+  private Decision approveUnlogged(String id, String sha256) throws IOException {
     if (!ProposalDirectory.isId(id)) {
       return noSuch(id);
     }
@@ -181,6 +285,19 @@ public final class Approvals {
               + proposal.sha256()
               + "); nothing changed, it is still pending");
     }
+    String disallowed = disallowed(proposal);
+    if (disallowed != null) {
+      return new Refused(
+          disallowed
+              + "; proposal "
+              + id
+              + " is still pending (reject it with --reject "
+              + id
+              + ")");
+    }
+    if (proposal.isEdit()) {
+      return approveEdit(proposal);
+    }
     if (holdsThisNote(proposal)) {
       finish(proposal);
       return new Done("completed the interrupted commit of " + id + ": " + fileOf(proposal));
@@ -209,6 +326,10 @@ public final class Approvals {
 
   /** Rejects proposal {@code id}: it can never be committed afterwards. */
   public Decision reject(String id) throws IOException {
+    return logged("reject", id, rejectUnlogged(id));
+  }
+
+  private Decision rejectUnlogged(String id) throws IOException {
     if (!ProposalDirectory.isId(id)) {
       return noSuch(id);
     }
@@ -233,9 +354,411 @@ public final class Approvals {
           if (status == Status.REJECTED) {
             return new Done("proposal " + id + " was already rejected");
           }
+          if (status != Status.PENDING) {
+            return new Refused(
+                "proposal " + id + " is already " + status.word() + "; nothing changed");
+          }
           directory.mark(id, Status.REJECTED, clock.instant(), sha256Of(entry));
           return new Done("rejected proposal " + id);
         });
+  }
+
+  // Edits (docs/approvals.md, "Edits"): the note is replaced by exchange, never by a plain rename.
+
+  private Decision approveEdit(Proposal proposal) throws IOException {
+    String id = proposal.id();
+    Swap swap = Swap.commit(this, proposal);
+    if (swap.recover() == Swap.Result.DONE || swap.holdsReplacement()) {
+      directory.mark(id, Status.COMMITTED, clock.instant(), proposal.sha256());
+      return new Done("completed the interrupted commit of " + id + ": " + fileOf(proposal));
+    }
+    Swap.Result result = swap.run();
+    if (result == Swap.Result.DONE) {
+      directory.mark(id, Status.COMMITTED, clock.instant(), proposal.sha256());
+      return new Done(
+          "changed "
+              + fileOf(proposal)
+              + " ("
+              + proposal.baseBytes().length
+              + " bytes to "
+              + proposal.bytes().length
+              + " bytes; undo with --undo "
+              + id
+              + ")");
+    }
+    if (result == Swap.Result.UNREACHABLE) {
+      return new Refused(
+          swap.problem()
+              + "; proposal "
+              + id
+              + " is still pending (reject it with --reject "
+              + id
+              + ")");
+    }
+    directory.mark(id, Status.STALE, clock.instant(), proposal.sha256());
+    return new Refused(
+        fileOf(proposal)
+            + " changed since proposal "
+            + id
+            + " was made (it no longer holds exactly the text the edit was made against, SHA-256 "
+            + proposal.baseSha256()
+            + "); it was left untouched and the proposal is now stale");
+  }
+
+  /**
+   * Restores the text a committed edit replaced, by the same rules as its commit: only if the note
+   * still holds exactly the edit's text.
+   */
+  public Decision undo(String id) throws IOException {
+    return logged("undo", id, undoUnlogged(id));
+  }
+
+  private Decision undoUnlogged(String id) throws IOException {
+    if (!ProposalDirectory.isId(id)) {
+      return noSuch(id);
+    }
+    return locked(
+        () -> {
+          Recorded entry;
+          try {
+            entry = directory.load(id);
+          } catch (NoSuchFileException e) {
+            return noSuch(id);
+          }
+          if (entry instanceof Damaged) {
+            return new Refused(
+                "proposal " + id + ": " + ((Damaged) entry).problem() + "; nothing changed");
+          }
+          Proposal proposal = ((Valid) entry).proposal();
+          Status status = directory.status(id);
+          if (!proposal.isEdit()) {
+            return new Refused(
+                "proposal "
+                    + id
+                    + " created a new note; only an edit can be undone, nothing changed");
+          }
+          if (status == Status.UNDONE) {
+            return new Done("proposal " + id + " was already undone");
+          }
+          if (status != Status.COMMITTED) {
+            return new Refused(
+                "proposal " + id + " is " + status.word() + ", not committed; nothing changed");
+          }
+          Swap swap = Swap.undo(this, proposal);
+          if (swap.recover() == Swap.Result.DONE || swap.holdsReplacement()) {
+            directory.mark(id, Status.UNDONE, clock.instant(), proposal.baseSha256());
+            return new Done("completed the interrupted undo of " + id + ": " + fileOf(proposal));
+          }
+          Swap.Result result = swap.run();
+          if (result == Swap.Result.DONE) {
+            directory.mark(id, Status.UNDONE, clock.instant(), proposal.baseSha256());
+            return new Done(
+                "restored "
+                    + fileOf(proposal)
+                    + " to the text before proposal "
+                    + id
+                    + " ("
+                    + proposal.baseBytes().length
+                    + " bytes)");
+          }
+          if (result == Swap.Result.UNREACHABLE) {
+            return new Refused(swap.problem() + "; nothing changed");
+          }
+          return new Refused(
+              fileOf(proposal)
+                  + " changed since proposal "
+                  + id
+                  + " was committed (it no longer holds exactly that text, SHA-256 "
+                  + proposal.sha256()
+                  + "); it was left untouched and nothing was undone");
+        });
+  }
+
+  /** What the next review does with an edit left by a crash: one line, or null if nothing. */
+  private String recoverEdit(Proposal proposal, Status status) throws IOException {
+    Swap swap = status == Status.PENDING ? Swap.commit(this, proposal) : Swap.undo(this, proposal);
+    Swap.Result result = swap.recover();
+    if (result == Swap.Result.NOTHING && status == Status.PENDING && swap.holdsReplacement()) {
+      result = Swap.Result.DONE; // crashed after the displaced text was removed
+    }
+    if (result == Swap.Result.DONE) {
+      directory.mark(
+          proposal.id(),
+          status == Status.PENDING ? Status.COMMITTED : Status.UNDONE,
+          clock.instant(),
+          status == Status.PENDING ? proposal.sha256() : proposal.baseSha256());
+      return (status == Status.PENDING
+              ? "completed the interrupted commit of "
+              : "completed the interrupted undo of ")
+          + proposal.id()
+          + ": "
+          + fileOf(proposal);
+    }
+    if (result == Swap.Result.STALE) {
+      return "put back what another process had written to "
+          + fileOf(proposal)
+          + " during the interrupted "
+          + (status == Status.PENDING ? "commit" : "undo")
+          + " of "
+          + proposal.id();
+    }
+    return null;
+  }
+
+  /**
+   * One replacement of a note's whole text, {@code expected} by {@code replacement}, in the note's
+   * own folder F (reached from the workspace's descriptor, never through a link), every step
+   * relative to F's descriptor, under the proposals folder's lock:
+   *
+   * <ol>
+   *   <li>the careful read of the note: exactly {@code expected}, one link; its identity (device,
+   *       inode, size, modification time) is kept. Else: stale, nothing written.
+   *   <li>{@code replacement} written to T ({@code F/.notes-mcp-ID.edit.tmp} or {@code .undo.tmp}):
+   *       created exclusively, 0600, fsynced.
+   *   <li>{@code renameat2(T, note, RENAME_EXCHANGE)}: the note now is T's file, and T names the
+   *       file displaced.
+   *   <li>the displaced file must be the one checked in 1: same device and inode, size and
+   *       modification time, and exactly {@code expected} by a careful read. If not (a
+   *       rename-replace editor put another file there, or an in-place writer wrote between 1 and
+   *       3), exchanged back, T (our file) removed: stale, and the other process's bytes are the
+   *       note again.
+   *   <li>fsync F; remove T (the displaced text, which the record keeps); fsync F.
+   * </ol>
+   *
+   * A crash leaves the note either {@code expected} (before 3, or after an exchange back) or {@code
+   * replacement} (after 3), never a mix; {@link #recover} then finds T and finishes (4 and 5) or
+   * clears it.
+   */
+  static final class Swap {
+    enum Result {
+      DONE,
+      STALE,
+      UNREACHABLE,
+      NOTHING
+    }
+
+    private final Approvals approvals;
+    private final NoteName path;
+    private final byte[] expected;
+    private final byte[] replacement;
+    private final String temp;
+    private final String prefix;
+    private String problem;
+
+    private Swap(
+        Approvals approvals,
+        NoteName path,
+        byte[] expected,
+        byte[] replacement,
+        String temp,
+        String prefix) {
+      this.approvals = approvals;
+      this.path = path;
+      this.expected = expected;
+      this.replacement = replacement;
+      this.temp = temp;
+      this.prefix = prefix;
+    }
+
+    static Swap commit(Approvals approvals, Proposal proposal) {
+      return new Swap(
+          approvals,
+          proposal.path(),
+          proposal.baseBytes(),
+          proposal.bytes(),
+          ".notes-mcp-" + proposal.id() + ".edit.tmp",
+          "edit-");
+    }
+
+    static Swap undo(Approvals approvals, Proposal proposal) {
+      return new Swap(
+          approvals,
+          proposal.path(),
+          proposal.bytes(),
+          proposal.baseBytes(),
+          ".notes-mcp-" + proposal.id() + ".undo.tmp",
+          "undo-");
+    }
+
+    /** Why the note's folder could not be reached, after {@link Result#UNREACHABLE}. */
+    String problem() {
+      return problem;
+    }
+
+    Result run() throws IOException {
+      Workspace.Place place;
+      try {
+        place = approvals.workspace.reach(path.value());
+      } catch (NoSuchFileException e) {
+        problem = path + " cannot be changed: its folder " + path.folder() + " does not exist";
+        return Result.UNREACHABLE;
+      } catch (Folder.NotAFolder e) {
+        problem = path + " cannot be changed: " + e.getMessage();
+        return Result.UNREACHABLE;
+      }
+      try (place) {
+        Folder folder = place.folder();
+        String name = place.name();
+        DurableFiles.removeIfPresent(folder, temp);
+        OpenedFile.Identity checked = holding(folder, name, expected);
+        approvals.checkpoints.accept(prefix + "after-check");
+        if (checked == null) {
+          return Result.STALE;
+        }
+        long[] ours;
+        try (WritableFile file = folder.create(temp)) {
+          file.write(replacement);
+          file.sync();
+          ours = file.attributesWhenCreated();
+        }
+        approvals.checkpoints.accept(prefix + "after-temp");
+        folder.rename(temp, folder, name, Posix.RENAME_EXCHANGE);
+        approvals.checkpoints.accept(prefix + "after-exchange");
+        OpenedFile.Identity displaced = holding(folder, temp, expected);
+        if (!sameFile(displaced, checked)) {
+          putBack(folder, name, ours);
+          return Result.STALE;
+        }
+        approvals.checkpoints.accept(prefix + "after-verify");
+        finish(folder);
+        return Result.DONE;
+      }
+    }
+
+    /**
+     * After a crash: T beside a note that holds {@code replacement} means the exchange was made;
+     * the displaced file is then checked as in {@link #run} and the swap finished, or put back. T
+     * beside any other note is our unexchanged file, removed.
+     */
+    Result recover() throws IOException {
+      try (Workspace.Place place = approvals.workspace.reach(path.value())) {
+        Folder folder = place.folder();
+        long[] tempAttributes;
+        try {
+          tempAttributes = folder.attributesOf(temp);
+        } catch (NoSuchFileException e) {
+          return Result.NOTHING;
+        }
+        if (holding(folder, place.name(), replacement) == null) {
+          DurableFiles.removeIfPresent(folder, temp);
+          folder.sync();
+          return Result.NOTHING;
+        }
+        if (holding(folder, temp, expected) != null) {
+          finish(folder);
+          return Result.DONE;
+        }
+        long[] note = folder.attributesOf(place.name());
+        putBack(folder, place.name(), note);
+        return Result.STALE;
+      } catch (NoSuchFileException | Folder.NotAFolder e) {
+        return Result.NOTHING; // no folder to enter: nothing of ours is reached through it
+      }
+    }
+
+    /**
+     * Whether the note already holds exactly {@code replacement}, one link, with no T beside it: a
+     * swap finished but not yet recorded. As for a new note, that counts as done even if another
+     * process wrote those very bytes: either way the note holds exactly the approved text.
+     */
+    boolean holdsReplacement() throws IOException {
+      try (Workspace.Place place = approvals.workspace.reach(path.value())) {
+        try {
+          place.folder().attributesOf(temp);
+          return false;
+        } catch (NoSuchFileException e) {
+          return holding(place.folder(), place.name(), replacement) != null;
+        }
+      } catch (NoSuchFileException | Folder.NotAFolder e) {
+        return false;
+      }
+    }
+
+    /** Steps 5: the displaced text's name removed, durably. */
+    private void finish(Folder folder) throws IOException {
+      folder.sync();
+      DurableFiles.removeIfPresent(folder, temp);
+      folder.sync();
+      approvals.checkpoints.accept(prefix + "after-unlink");
+    }
+
+    /**
+     * Exchanges back, so the other process's file is the note again; then removes T only if it is
+     * the file we made ({@code ours}), never anything else.
+     */
+    private void putBack(Folder folder, String name, long[] ours) throws IOException {
+      // Exchanged back only while the note's name still holds our file: if another process has
+      // since replaced it, what it put there stays the note.
+      if (isOurs(folder, name, ours)) {
+        folder.rename(temp, folder, name, Posix.RENAME_EXCHANGE);
+      }
+      folder.sync();
+      if (isOurs(folder, temp, ours)) {
+        folder.remove(temp);
+        folder.sync();
+      } else {
+        // Someone else's bytes (what the note held before another process replaced it, after
+        // our exchange): never removed.
+        approvals.log.println(
+            "notes-mcp: "
+                + path
+                + ": another process replaced the note during the commit; what it held before"
+                + " is kept beside it as "
+                + temp
+                + " (remove it when you no longer need it)");
+      }
+    }
+
+    private static boolean isOurs(Folder folder, String name, long[] ours) throws IOException {
+      try {
+        long[] now = folder.attributesOf(name);
+        return now[Posix.DEVICE] == ours[Posix.DEVICE] && now[Posix.INODE] == ours[Posix.INODE];
+      } catch (NoSuchFileException e) {
+        return false;
+      }
+    }
+
+    /**
+     * The identity of {@code name} in {@code folder} if the careful read finds exactly {@code
+     * bytes} there with one link; else null. A file changed within the margin is waited for.
+     */
+    private static OpenedFile.Identity holding(Folder folder, String name, byte[] bytes)
+        throws IOException {
+      try {
+        return OpenedFile.patiently(
+            new OpenedFile.Attempt<OpenedFile.Identity>() {
+              @Override
+              public OpenedFile.Identity run() throws IOException {
+                try (OpenedFile file = folder.open(name)) {
+                  if (file.links() != 1) {
+                    return null;
+                  }
+                  byte[] held = file.readAll(bytes.length);
+                  return held != null && Arrays.equals(held, bytes) ? file.identity() : null;
+                } catch (NoSuchFileException
+                    | Folder.NotRegularFile
+                    | Folder.ChangedWhileOpening e) {
+                  return null;
+                }
+              }
+            });
+      } catch (OpenedFile.ChangedWhileReading e) {
+        return null;
+      }
+    }
+
+    /**
+     * Whether the displaced file is the one checked: same device, inode, size and modification time
+     * (its change time is stamped by the exchange itself, so it is not compared), and it held the
+     * expected bytes (displaced is null otherwise).
+     */
+    private static boolean sameFile(OpenedFile.Identity displaced, OpenedFile.Identity checked) {
+      return displaced != null
+          && displaced.device() == checked.device()
+          && displaced.inode() == checked.inode()
+          && displaced.size() == checked.size()
+          && displaced.modified() == checked.modified();
+    }
   }
 
   /** Steps 2 and 3: false if something took D first (nothing of ours is left behind then). */

@@ -91,6 +91,15 @@ final class OpenedFile implements AutoCloseable {
     return opened[Posix.SIZE];
   }
 
+  /** The device and inode, from the descriptor. */
+  long device() {
+    return opened[Posix.DEVICE];
+  }
+
+  long inode() {
+    return opened[Posix.INODE];
+  }
+
   /** The owner's user id, from the descriptor. */
   long owner() {
     return opened[Posix.OWNER];

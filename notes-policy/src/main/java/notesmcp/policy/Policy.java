@@ -27,6 +27,9 @@ public final class Policy {
   public static final int DEFAULT_MAX_NOTE_BYTES = 2048;
   public static final int DEFAULT_MAX_CALLS = 16;
 
+  /** The most proposals {@code maxPending} may allow to wait at once. */
+  public static final int MAX_PENDING = 10_000;
+
   /** The most a note may be, whatever the policy file says. */
   public static final int MAX_NOTE_BYTES = 1024 * 1024;
 
@@ -36,17 +39,36 @@ public final class Policy {
   private final List<NotePattern> readable;
   private final List<NotePattern> exclude;
   private final List<NotePattern> proposable;
+  private final List<NotePattern> editable;
   private final List<NoteName> named;
   private final List<NoteName> namedProposable;
   private final int maxNoteBytes;
   private final int maxCalls;
+  private final boolean search;
+
+  /** The policy file's {@code maxPending}, or 0 when it gave none (today's rule holds). */
+  private final int maxPending;
 
   private Policy(
       List<NotePattern> readable,
       List<NotePattern> exclude,
       List<NotePattern> proposable,
+      List<NotePattern> editable,
       int maxNoteBytes,
-      int maxCalls) {
+      int maxCalls,
+      int maxPending) {
+    this(readable, exclude, proposable, editable, maxNoteBytes, maxCalls, maxPending, false);
+  }
+
+  private Policy(
+      List<NotePattern> readable,
+      List<NotePattern> exclude,
+      List<NotePattern> proposable,
+      List<NotePattern> editable,
+      int maxNoteBytes,
+      int maxCalls,
+      int maxPending,
+      boolean search) {
     if (readable.isEmpty()) {
       throw new IllegalArgumentException("readable must name at least one note");
     }
@@ -57,9 +79,14 @@ public final class Policy {
     if (maxCalls < 0) {
       throw new IllegalArgumentException("maxCalls must be >= 0, not " + maxCalls);
     }
+    if (maxPending < 0 || maxPending > MAX_PENDING) {
+      throw new IllegalArgumentException(
+          "maxPending must be 1.." + MAX_PENDING + ", not " + maxPending);
+    }
     this.readable = List.copyOf(readable);
     this.exclude = List.copyOf(exclude);
     this.proposable = List.copyOf(proposable);
+    this.editable = List.copyOf(editable);
     this.named = exactNames(readable, exclude);
     if (named != null && named.isEmpty()) {
       throw new IllegalArgumentException("exclude leaves no readable note");
@@ -67,6 +94,8 @@ public final class Policy {
     this.namedProposable = exactNames(proposable, exclude);
     this.maxNoteBytes = maxNoteBytes;
     this.maxCalls = maxCalls;
+    this.maxPending = maxPending;
+    this.search = search;
   }
 
   /** The names of {@code patterns}, less the excluded, if all are exact; otherwise null. */
@@ -113,12 +142,31 @@ public final class Policy {
       List<String> proposable,
       int maxNoteBytes,
       int maxCalls) {
+    return of(readable, exclude, proposable, List.of(), maxNoteBytes, maxCalls, 0);
+  }
+
+  /**
+   * Builds a policy that may also let notes be edited ({@code editable}) and more proposals wait
+   * ({@code maxPending}, 0 for "not given": today's rule).
+   *
+   * @throws IllegalArgumentException naming the first bad value
+   */
+  public static Policy of(
+      List<String> readable,
+      List<String> exclude,
+      List<String> proposable,
+      List<String> editable,
+      int maxNoteBytes,
+      int maxCalls,
+      int maxPending) {
     return new Policy(
         patterns(readable, "readable"),
         patterns(exclude, "exclude"),
         patterns(proposable, "proposable"),
+        patterns(editable, "editable"),
         maxNoteBytes,
-        maxCalls);
+        maxCalls,
+        maxPending);
   }
 
   private static List<NotePattern> patterns(List<String> values, String list) {
@@ -135,7 +183,22 @@ public final class Policy {
 
   /** The same policy with another call budget (the {@code -max-calls} flag). */
   public Policy withMaxCalls(int calls) {
-    return new Policy(readable, exclude, proposable, maxNoteBytes, calls);
+    return new Policy(
+        readable, exclude, proposable, editable, maxNoteBytes, calls, maxPending, search);
+  }
+
+  /**
+   * The same policy with {@code search_notes} offered or not: off in the built-in default (its
+   * tools stay exactly three), on for a policy file unless it says {@code "search": false}.
+   */
+  public Policy withSearch(boolean offered) {
+    return new Policy(
+        readable, exclude, proposable, editable, maxNoteBytes, maxCalls, maxPending, offered);
+  }
+
+  /** Whether {@code search_notes} is offered. */
+  public boolean search() {
+    return search;
   }
 
   /** The {@code readable} entries, as written. */
@@ -159,6 +222,32 @@ public final class Policy {
       texts.add(pattern.text());
     }
     return texts;
+  }
+
+  /** The {@code editable} entries, as written. */
+  public List<String> editable() {
+    return texts(editable);
+  }
+
+  /**
+   * How many proposals may wait at once, at most one per note (docs/approvals.md): 1 unless the
+   * policy file says more.
+   */
+  public int maxPending() {
+    return maxPending == 0 ? 1 : maxPending;
+  }
+
+  /**
+   * Whether the policy file gave {@code maxPending}: only then does it bound a proposals folder,
+   * which without it keeps its own rule (one pending proposal per note, however many notes).
+   */
+  boolean boundsPendingInFolder() {
+    return maxPending != 0;
+  }
+
+  /** Whether some note may be edited: then propose_edit and proposal_status are offered. */
+  public boolean offersEdits() {
+    return !editable.isEmpty();
   }
 
   public int maxNoteBytes() {
@@ -225,6 +314,17 @@ public final class Policy {
    */
   String readRefusal(String path) {
     return refusal(readable, "readable", path);
+  }
+
+  /** Why the policy does not let {@code path} (following the name rules) be edited, or null. */
+  String editRefusal(String path) {
+    String unreadable = readRefusal(path);
+    return unreadable != null ? unreadable : refusal(editable, "editable", path);
+  }
+
+  /** Whether {@code path} (following the name rules) may be edited: readable and editable. */
+  boolean edits(String path) {
+    return offersEdits() && editRefusal(path) == null;
   }
 
   /** Why the policy does not let {@code path} (following the name rules) be proposed, or null. */

@@ -19,7 +19,8 @@ import tools.jackson.core.json.JsonFactory;
  * defaults ({@code docs/behaviour.md}, "Policy files").
  *
  * <pre>{"readable": ["notes.txt", "**&#47;*.md"], "exclude": ["Private/**"],
- *  "proposable": ["Inbox/*.md"], "maxNoteBytes": 65536, "maxCalls": 1000}</pre>
+ *  "proposable": ["Inbox/*.md"], "maxNoteBytes": 65536, "maxCalls": 1000,
+ *  "search": true}</pre>
  *
  * <p>The first version of the format, flat names only, is this one without patterns: such a file
  * means what it always meant.
@@ -68,8 +69,12 @@ public final class PolicyFile {
     List<String> readable = defaults.readable();
     List<String> exclude = List.of();
     List<String> proposable = defaults.proposable();
+    List<String> editable = List.of();
+    int maxPending = 0;
     int maxNoteBytes = defaults.maxNoteBytes();
     int maxCalls = defaults.maxCalls();
+    // Offered for every policy file unless it says "search": false (docs/behaviour.md).
+    boolean search = true;
     if (JsonInput.isNotUtf8(bytes)) {
       throw new Invalid(file, "not valid JSON: " + JsonInput.NOT_UTF8);
     }
@@ -90,18 +95,34 @@ public final class PolicyFile {
           case "proposable":
             proposable = names(file, parser, key);
             break;
+          case "editable":
+            editable = names(file, parser, key);
+            break;
+          case "maxPending":
+            maxPending = integer(file, parser, key);
+            if (maxPending < 1) {
+              throw new Invalid(file, "maxPending must be 1.." + Policy.MAX_PENDING);
+            }
+            break;
           case "maxNoteBytes":
             maxNoteBytes = integer(file, parser, key);
             break;
           case "maxCalls":
             maxCalls = integer(file, parser, key);
             break;
+          case "search":
+            if (!parser.currentToken().isBoolean()) {
+              throw new Invalid(file, Quote.of(key) + " must be true or false");
+            }
+            search = parser.currentToken() == JsonToken.VALUE_TRUE;
+            break;
           default:
             throw new Invalid(
                 file,
                 "unknown key "
                     + Quote.of(key)
-                    + " (known: readable, exclude, proposable, maxNoteBytes, maxCalls)");
+                    + " (known: readable, exclude, proposable, editable, maxNoteBytes, maxCalls,"
+                    + " maxPending, search)");
         }
       }
       if (parser.nextToken() != null) {
@@ -111,7 +132,8 @@ public final class PolicyFile {
       throw new Invalid(file, "not valid JSON: " + JsonInput.describe(e));
     }
     try {
-      return Policy.of(readable, exclude, proposable, maxNoteBytes, maxCalls);
+      return Policy.of(readable, exclude, proposable, editable, maxNoteBytes, maxCalls, maxPending)
+          .withSearch(search);
     } catch (IllegalArgumentException e) {
       throw new Invalid(file, e.getMessage());
     }

@@ -8,13 +8,39 @@ import java.util.HexFormat;
 import notesmcp.policy.Notes.Requester;
 
 /**
- * A note a client asked to create, waiting for a person's approval. Immutable: the destination and
- * the exact content never change after the proposal is accepted.
+ * A note a client asked to create, or an existing note it asked to change, waiting for a person's
+ * approval. Immutable: the destination, the exact content and, for an edit, the exact text it
+ * replaces never change after the proposal is accepted.
  *
+ * @param content the note's whole text after the commit (for an append: the base and the appended
+ *     text)
  * @param requester the client's self-reported identity, unverified; null when it gave none
+ * @param base for an edit, the note's whole text the proposal was made against (the bytes the
+ *     commit checks and the undo restores); null for a new note
  */
 public record Proposal(
-    String id, NoteName path, String content, Instant createdAt, Requester requester) {
+    String id, NoteName path, String content, Instant createdAt, Requester requester, String base) {
+
+  /** A proposal for a new note. */
+  public Proposal(
+      String id, NoteName path, String content, Instant createdAt, Requester requester) {
+    this(id, path, content, createdAt, requester, null);
+  }
+
+  /** Whether this proposal changes an existing note rather than creating one. */
+  public boolean isEdit() {
+    return base != null;
+  }
+
+  /** The bytes an edit replaces (its base as UTF-8); null for a new note. */
+  public byte[] baseBytes() {
+    return base == null ? null : base.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The SHA-256 of {@link #baseBytes()}; null for a new note. */
+  public String baseSha256() {
+    return base == null ? null : sha256(baseBytes());
+  }
 
   /** The exact bytes the note would hold: the content as UTF-8. */
   public byte[] bytes() {

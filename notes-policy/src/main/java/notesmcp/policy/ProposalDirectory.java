@@ -27,13 +27,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * <pre>DIR/ID.json        the record: destination, exact content, bytes, SHA-256, time, client
  * DIR/ID.committed   marker: the note was created   (absent both: the proposal is pending)
  * DIR/ID.rejected    marker: a person rejected it
+ * DIR/ID.stale       marker: an edit whose note changed since the proposal; left alone
+ * DIR/ID.undone      marker (beside .committed): a person undid the committed edit
  * DIR/lock           the lock every writer holds; .tmp-* names are publishes under way</pre>
  *
  * <p>Markers are created exclusively and never removed, so a status changes once: pending to
- * committed, or pending to rejected. Lock rule: every read-decide-write on the folder, by a server
- * accepting a proposal or by a review deciding one, runs inside {@link #locked}, which holds an
- * in-process lock and then an exclusive {@link FileLock} on {@code DIR/lock}; so two processes
- * never race on one proposal or one destination. Any thread may call.
+ * committed, rejected or stale; committed (an edit) to undone. Lock rule: every read-decide-write
+ * on the folder, by a server accepting a proposal or by a review deciding one, runs inside {@link
+ * #locked}, which holds an in-process lock and then an exclusive {@link FileLock} on {@code
+ * DIR/lock}; so two processes never race on one proposal or one destination. Any thread may call.
  *
  * <p>Public surface: {@link #open} and {@link #path}. What reads and writes records is
  * package-private, for {@link Notes} (store) and {@link Approvals} (decide).
@@ -50,13 +52,27 @@ public final class ProposalDirectory {
   static final int MAX_RECORD_BYTES = 8 * 1024 * 1024;
 
   /** A proposal's status; the marker file's suffix names it. */
-  enum Status {
+  public enum Status {
     PENDING,
     COMMITTED,
-    REJECTED;
+    REJECTED,
+    STALE,
+    UNDONE;
 
     String word() {
       return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** The word {@code proposal_status} answers with (docs/behaviour.md, "Tools"). */
+    public String answer() {
+      switch (this) {
+        case PENDING:
+          return "pending_approval";
+        case COMMITTED:
+          return "approved";
+        default:
+          return word();
+      }
     }
   }
 
@@ -169,6 +185,11 @@ public final class ProposalDirectory {
     return dir;
   }
 
+  /** The folder's descriptor, held for the life of the process ({@link AuditLog} opens by it). */
+  int descriptor() {
+    return folder.descriptor();
+  }
+
   /**
    * Whether {@code candidate} is a proposal id: {@code [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-
    * [0-9a-f]{4}-[0-9a-f]{12}}. Written out rather than a {@code java.util.regex.Pattern}: this
@@ -251,11 +272,17 @@ public final class ProposalDirectory {
 
   /** A marker that exists, or whose existence cannot be told, counts: never commit twice. */
   Status status(String id) {
+    if (!isAbsent(marker(id, Status.UNDONE))) {
+      return Status.UNDONE;
+    }
     if (!isAbsent(marker(id, Status.COMMITTED))) {
       return Status.COMMITTED;
     }
     if (!isAbsent(marker(id, Status.REJECTED))) {
       return Status.REJECTED;
+    }
+    if (!isAbsent(marker(id, Status.STALE))) {
+      return Status.STALE;
     }
     return Status.PENDING;
   }
@@ -322,6 +349,15 @@ public final class ProposalDirectory {
    * every name, since its destination cannot be known. Call inside {@link #locked}.
    */
   Optional<String> blocking(NoteName name) throws IOException {
+    return blocking(name, 0);
+  }
+
+  /**
+   * As {@link #blocking(NoteName)}, and with {@code maxPending} above 0 also refused when that many
+   * proposals are pending already (the policy file's {@code maxPending}).
+   */
+  Optional<String> blocking(NoteName name, int maxPending) throws IOException {
+    int pending = 0;
     for (String id : ids()) {
       if (status(id) != Status.PENDING) {
         continue;
@@ -342,6 +378,14 @@ public final class ProposalDirectory {
                 + id
                 + "); a person must approve or reject it with 'notes-mcp review' first");
       }
+      pending++;
+    }
+    if (maxPending > 0 && pending >= maxPending) {
+      return Optional.of(
+          pending
+              + " proposals are already pending, the most the policy allows (maxPending "
+              + maxPending
+              + "); a person must review them with 'notes-mcp review' first");
     }
     return Optional.empty();
   }
@@ -369,11 +413,26 @@ public final class ProposalDirectory {
 
   /** Records a decision beside the record; refused if any decision is already recorded. */
   void mark(String id, Status status, Instant at, String sha256) throws IOException {
-    if (status == Status.PENDING || status(id) != Status.PENDING) {
+    Status now = status(id);
+    boolean allowed = status == Status.UNDONE ? now == Status.COMMITTED : now == Status.PENDING;
+    if (status == Status.PENDING || !allowed) {
       throw new IllegalStateException(id + " cannot become " + status.word());
     }
     DurableFiles.publish(
         folder, marker(id, status), RecordFormat.encodeStatus(id, status.word(), at, sha256));
+  }
+
+  /** The record of {@code id} and its status, for {@code proposal_status}; null if none. */
+  Status statusOf(String id) throws IOException {
+    if (!isId(id)) {
+      return null;
+    }
+    try {
+      folder.attributesOf(id + RECORD);
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+    return status(id);
   }
 
   /** Clears what interrupted publishes left; call inside {@link #locked}. */

@@ -32,6 +32,13 @@ import tools.jackson.core.json.JsonWriteFeature;
  *  "sha256":"…64 hex…","createdAt":"2026-01-02T03:04:05Z",
  *  "clientInfo":{"name":"…","version":"…","verified":false},"content":"hi"}</pre>
  *
+ * <p>An edit's record ({@code docs/approvals.md}, "Edits") has its own format and three more
+ * fields, the text it replaces, kept so the commit can check it and an undo restore it:
+ *
+ * <pre>{"format":"notes-mcp/edit/1","id":"…","path":"Journal/2026-12-01.md","bytes":9,
+ *  "sha256":"…","createdAt":"…","clientInfo":…,"baseBytes":4,"baseSha256":"…",
+ *  "base":"old\n","content":"old\nnew\n"}</pre>
+ *
  * <p>{@code clientInfo} is {@code null} when the client reported none; {@code "verified":false} is
  * the label {@code docs/approvals.md} describes. A record is read as strictly as a policy file:
  * unknown, duplicate or missing keys, wrong types, a bad name, or {@code bytes}/{@code sha256} that
@@ -39,10 +46,12 @@ import tools.jackson.core.json.JsonWriteFeature;
  */
 final class RecordFormat {
   static final String PROPOSAL_FORMAT = "notes-mcp/proposal/1";
+  static final String EDIT_FORMAT = "notes-mcp/edit/1";
   static final String STATUS_FORMAT = "notes-mcp/status/1";
 
   private static final Set<String> KEYS =
       Set.of("format", "id", "path", "bytes", "sha256", "createdAt", "clientInfo", "content");
+  private static final Set<String> EDIT_KEYS = Set.of("baseBytes", "baseSha256", "base");
   private static final JsonFactory JSON =
       JsonFactory.builder()
           .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -88,7 +97,7 @@ final class RecordFormat {
     ByteArrayOutputStream out = new ByteArrayOutputStream(proposal.content().length() * 2 + 400);
     try (JsonGenerator g = JSON.createGenerator(ObjectWriteContext.empty(), out)) {
       g.writeStartObject();
-      g.writeStringProperty("format", PROPOSAL_FORMAT);
+      g.writeStringProperty("format", proposal.isEdit() ? EDIT_FORMAT : PROPOSAL_FORMAT);
       g.writeStringProperty("id", proposal.id());
       g.writeStringProperty("path", proposal.path().value());
       g.writeNumberProperty("bytes", proposal.bytes().length);
@@ -104,6 +113,11 @@ final class RecordFormat {
         g.writeStringProperty("version", requester.version());
         g.writeBooleanProperty("verified", false);
         g.writeEndObject();
+      }
+      if (proposal.isEdit()) {
+        g.writeNumberProperty("baseBytes", proposal.baseBytes().length);
+        g.writeStringProperty("baseSha256", proposal.baseSha256());
+        g.writeStringProperty("base", proposal.base());
       }
       g.writeStringProperty("content", proposal.content());
       g.writeEndObject();
@@ -140,7 +154,7 @@ final class RecordFormat {
       }
       String key;
       while ((key = parser.nextName()) != null) {
-        if (!KEYS.contains(key)) {
+        if (!KEYS.contains(key) && !EDIT_KEYS.contains(key)) {
           throw new Damaged("has an unknown field " + Quote.of(key));
         }
         fields.put(key, value(parser, key));
@@ -156,6 +170,15 @@ final class RecordFormat {
         throw new Damaged("has no " + Quote.of(required));
       }
     }
+    boolean edit = EDIT_FORMAT.equals(fields.get("format"));
+    for (String extra : EDIT_KEYS) {
+      if (edit && !fields.containsKey(extra)) {
+        throw new Damaged("has no " + Quote.of(extra));
+      }
+      if (!edit && fields.containsKey(extra)) {
+        throw new Damaged("has an unknown field " + Quote.of(extra));
+      }
+    }
     return checked(id, fields);
   }
 
@@ -164,10 +187,10 @@ final class RecordFormat {
     if (key.equals("clientInfo")) {
       return token == JsonToken.VALUE_NULL ? null : requester(parser);
     }
-    if (key.equals("bytes")) {
+    if (key.equals("bytes") || key.equals("baseBytes")) {
       if (token != JsonToken.VALUE_NUMBER_INT
           || parser.getNumberType() != JsonParser.NumberType.INT) {
-        throw new Damaged("has a \"bytes\" that is not an integer");
+        throw new Damaged("has a " + Quote.of(key) + " that is not an integer");
       }
       return parser.getIntValue();
     }
@@ -200,7 +223,8 @@ final class RecordFormat {
   }
 
   private static Proposal checked(String id, Map<String, Object> fields) throws Damaged {
-    if (!PROPOSAL_FORMAT.equals(fields.get("format"))) {
+    Object format = fields.get("format");
+    if (!PROPOSAL_FORMAT.equals(format) && !EDIT_FORMAT.equals(format)) {
       throw new Damaged("is not in format " + PROPOSAL_FORMAT);
     }
     if (!id.equals(fields.get("id"))) {
@@ -230,7 +254,16 @@ final class RecordFormat {
     } catch (DateTimeParseException e) {
       throw new Damaged("has a bad \"createdAt\"");
     }
-    return new Proposal(id, path, content, createdAt, (Requester) fields.get("clientInfo"));
+    String base = null;
+    if (EDIT_FORMAT.equals(format)) {
+      base = (String) fields.get("base");
+      byte[] baseBytes = utf8(base);
+      if (!fields.get("baseBytes").equals(baseBytes.length)
+          || !Proposal.sha256(baseBytes).equals(fields.get("baseSha256"))) {
+        throw new Damaged("base does not match its recorded length and SHA-256");
+      }
+    }
+    return new Proposal(id, path, content, createdAt, (Requester) fields.get("clientInfo"), base);
   }
 
   private static byte[] utf8(String content) throws Damaged {

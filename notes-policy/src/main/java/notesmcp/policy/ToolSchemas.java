@@ -143,7 +143,63 @@ final class ToolSchemas {
               propose,
               false));
     }
+    if (policy.offersEdits()) {
+      tools.add(edit(policy));
+      ObjectNode status = object();
+      ObjectNode id = ((ObjectNode) status.get("properties")).putObject("proposal_id");
+      id.put("type", "string");
+      id.put("minLength", 1);
+      id.put("maxLength", 64);
+      id.put("description", "The proposal_id a propose_note or propose_edit result gave.");
+      required(status).add("proposal_id");
+      tools.add(
+          new ToolDefinition(
+              Notes.PROPOSAL_STATUS,
+              "Tell what became of a proposal: {\"status\":\"pending_approval\"|\"approved\"|"
+                  + "\"rejected\"|\"stale\"|\"undone\",...}. Reads only; nothing here approves.",
+              status,
+              true));
+    }
     return List.copyOf(tools);
+  }
+
+  /** {@code propose_edit}: path, base_sha256, and content or append. */
+  private static ToolDefinition edit(Policy policy) {
+    ObjectNode edit = object();
+    path(
+        edit,
+        "The note to change: its path exactly as list_notes gives it, matching "
+            + listed(policy.editable())
+            + (policy.exclude().isEmpty() ? "" : ", except " + listed(policy.exclude()))
+            + ".");
+    ObjectNode properties = (ObjectNode) edit.get("properties");
+    ObjectNode base = properties.putObject("base_sha256");
+    base.put("type", "string");
+    base.put("pattern", "^[0-9a-f]{64}$");
+    base.put(
+        "description",
+        "The sha256 that read_note gave for the note: the edit is made against exactly that text.");
+    ObjectNode content = properties.putObject("content");
+    content.put("type", "string");
+    content.put("maxLength", policy.maxNoteBytes());
+    content.put("description", "The note's whole new text (give this or append).");
+    ObjectNode append = properties.putObject("append");
+    append.put("type", "string");
+    append.put("maxLength", policy.maxNoteBytes());
+    append.put("description", "Text to add at the end of the note (give this or content).");
+    required(edit).add("base_sha256");
+    return new ToolDefinition(
+        Notes.PROPOSE_EDIT,
+        "Propose a change to an existing note for a person to approve: its whole new text, or text"
+            + " to append. Writes nothing: the result is {\"status\":\"pending_approval\","
+            + "\"proposal_id\":...}; the change is made only if a person approves it outside MCP"
+            + " and the note still holds the text read. At most "
+            + policy.maxPending()
+            + " proposal"
+            + (policy.maxPending() == 1 ? "" : "s")
+            + " may be pending, one per note.",
+        edit,
+        false);
   }
 
   /** The instructions for a policy with patterns: what it lets a client read, in one paragraph. */
@@ -171,6 +227,12 @@ final class ToolSchemas {
       out.append("propose_note only proposes a new note matching ")
           .append(listed(policy.proposable()))
           .append(": a person approves it outside MCP. ");
+    }
+    if (policy.offersEdits()) {
+      out.append("propose_edit only proposes a change to a note matching ")
+          .append(listed(policy.editable()))
+          .append(" (read_note gives its sha256, the base to name); proposal_status tells what")
+          .append(" became of a proposal. ");
     }
     out.append("Nothing can be written, saved or approved through MCP.");
     return out.toString();

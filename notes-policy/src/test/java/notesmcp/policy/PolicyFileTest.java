@@ -75,6 +75,29 @@ class PolicyFileTest {
   }
 
   @Test
+  void aPolicyFileOffersSearchUnlessItSaysFalseAndTheBuiltInDefaultNever() throws Exception {
+    assertThat(PolicyFile.load(file("{\"maxCalls\":3}")).search()).isTrue();
+    assertThat(PolicyFile.load(file("{\"search\":true}")).search()).isTrue();
+    assertThat(PolicyFile.load(file("{\"search\":false}")).search()).isFalse();
+    assertThat(Policy.defaults().search()).isFalse();
+    assertThatThrownBy(() -> PolicyFile.load(file("{\"search\":\"no\"}")))
+        .hasMessageEndingWith(": \"search\" must be true or false");
+  }
+
+  @Test
+  void editableAndMaxPendingAreRead() throws Exception {
+    Policy policy =
+        PolicyFile.load(
+            file("{\"readable\":[\"**/*.md\"],\"editable\":[\"Journal/*.md\"],\"maxPending\":3}"));
+
+    assertThat(policy.editable()).containsExactly("Journal/*.md");
+    assertThat(policy.maxPending()).isEqualTo(3);
+    assertThat(policy.offersEdits()).isTrue();
+    assertThat(Policy.defaults().offersEdits()).isFalse();
+    assertThat(Policy.defaults().maxPending()).isEqualTo(1);
+  }
+
+  @Test
   void emptyProposableListIsAllowed() throws Exception {
     assertThat(PolicyFile.load(file("{\"proposable\":[]}")).proposable()).isEmpty();
   }
@@ -85,11 +108,11 @@ class PolicyFileTest {
       quoteCharacter = '`',
       value = {
         "{\"approve\":true}"
-            + " | unknown key \"approve\" (known: readable, exclude, proposable, maxNoteBytes,"
-            + " maxCalls)",
-        "{\"editable\":[]}"
-            + " | unknown key \"editable\" (known: readable, exclude, proposable, maxNoteBytes,"
-            + " maxCalls)",
+            + " | unknown key \"approve\" (known: readable, exclude, proposable, editable,"
+            + " maxNoteBytes, maxCalls, maxPending, search)",
+        "{\"maxPending\":0}           | maxPending must be 1..10000",
+        "{\"maxPending\":10001}       | maxPending must be 1..10000, not 10001",
+        "{\"editable\":\"x\"}           | \"editable\" must be an array of note names and patterns",
         "{\"readable\":\"notes.txt\"}   | \"readable\" must be an array of note names and patterns",
         "{\"proposable\":{}}            | \"proposable\" must be an array of note names and patterns",
         "{\"exclude\":\"x\"}            | \"exclude\" must be an array of note names and patterns",

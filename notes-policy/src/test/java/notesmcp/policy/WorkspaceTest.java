@@ -32,15 +32,15 @@ class WorkspaceTest {
   void regularFileIsReadAsText() throws IOException {
     Files.writeString(root.resolve("notes.txt"), "caf\u00e9 \u20ac \ud83d\ude00\n");
 
-    assertThat(workspace.read(NOTES, MAX))
-        .isEqualTo(new Workspace.Text("caf\u00e9 \u20ac \ud83d\ude00\n"));
+    assertThat(((Workspace.Text) workspace.read(NOTES, MAX)).content())
+        .isEqualTo("caf\u00e9 \u20ac \ud83d\ude00\n");
   }
 
   @Test
   void emptyFileIsEmptyText() throws IOException {
     Files.createFile(root.resolve("notes.txt"));
 
-    assertThat(workspace.read(NOTES, MAX)).isEqualTo(new Workspace.Text(""));
+    assertThat(((Workspace.Text) workspace.read(NOTES, MAX)).content()).isEqualTo("");
   }
 
   @Test
@@ -106,7 +106,7 @@ class WorkspaceTest {
   void noteOfExactlyTheLimitIsRead() throws IOException {
     Files.writeString(root.resolve("notes.txt"), "x".repeat(MAX));
 
-    assertThat(workspace.read(NOTES, MAX)).isEqualTo(new Workspace.Text("x".repeat(MAX)));
+    assertThat(((Workspace.Text) workspace.read(NOTES, MAX)).content()).isEqualTo("x".repeat(MAX));
   }
 
   @Test

@@ -1,0 +1,483 @@
+package notesmcp.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code search_notes} against the real executable (docs/behaviour.md, "search_notes"): every reply
+ * checked against the official schema by {@link WireServer}. The engine's module (notes-search) is
+ * built before notes-app, so the launcher finds it.
+ */
+class SearchNotesIT {
+  private static final int NOTES = 30;
+
+  @TempDir Path dir;
+  private Path root;
+  private Path cache;
+  private Path policy;
+  private final List<String> names = new ArrayList<>();
+
+  @BeforeEach
+  void vault() throws IOException {
+    root = Files.createDirectory(dir.resolve("workspace"));
+    cache = Files.createDirectory(dir.resolve("cache"));
+    for (int i = 0; i < NOTES; i++) {
+      String name = String.format("note-%02d.md", i);
+      names.add(name);
+      Files.writeString(
+          root.resolve(name), "# Note " + i + "\n\nOrdinary words about gardens and kites.\n");
+    }
+    write("note-00.md", "# Trip\n\nWe met at the Café Crème in Zürich; zorblax was on the menu.\n");
+    write("note-01.md", "Shopping: paper kite, string, glue.\nAlso zorblax.\n");
+    write("note-02.md", "The kite paper was torn; no phrase here.\n");
+    write("note-03.md", "ZORBLAX in capitals, and a naïve résumé.\n");
+    // Readable by the file system, not by the policy: never a hit.
+    Files.writeString(root.resolve("secret.md"), "zorblax secret note outside the policy\n");
+    writePolicy(true);
+  }
+
+  private void write(String name, String text) throws IOException {
+    Files.writeString(root.resolve(name), text, StandardCharsets.UTF_8);
+  }
+
+  /** The policy file, with {@code "search": search}, or without the key when it is null. */
+  private void writePolicy(Boolean search) throws IOException {
+    StringBuilder readable = new StringBuilder();
+    for (String name : names) {
+      readable.append(readable.length() == 0 ? "" : ",").append('"').append(name).append('"');
+    }
+    policy = dir.resolve("policy.json");
+    Files.writeString(
+        policy,
+        "{\"readable\":["
+            + readable
+            + "],\"proposable\":[],\"maxNoteBytes\":65536,\"maxCalls\":100000"
+            + (search == null ? "" : ",\"search\":" + search)
+            + "}");
+  }
+
+  private WireServer server() throws IOException {
+    // The first search loads the engine's module and builds the index: on a busy machine that
+    // takes longer than the usual wait for a response.
+    return WireServer.start(
+            root, Map.of("XDG_CACHE_HOME", cache.toString()), "-policy", policy.toString())
+        .patient(java.time.Duration.ofSeconds(120));
+  }
+
+  private static JsonNode hits(WireServer server, String arguments) {
+    JsonNode reply = server.call("search_notes", arguments);
+    assertThat(WireServer.isError(reply)).as(reply.toString()).isFalse();
+    JsonNode result = WireServer.JSON.readTree(WireServer.text(reply));
+    assertThat(result.propertyNames()).containsExactly("hits");
+    return result.get("hits");
+  }
+
+  private static List<String> paths(JsonNode hits) {
+    List<String> paths = new ArrayList<>();
+    for (JsonNode hit : hits) {
+      assertThat(hit.propertyNames()).containsExactly("path", "score", "snippet");
+      assertThat(hit.get("score").isNumber()).isTrue();
+      String snippet = hit.get("snippet").asString();
+      assertThat(snippet.codePointCount(0, snippet.length())).isLessThanOrEqualTo(200);
+      paths.add(hit.get("path").asString());
+    }
+    return paths;
+  }
+
+  private static String refusal(WireServer server, String arguments) {
+    JsonNode reply = server.call("search_notes", arguments);
+    assertThat(WireServer.isError(reply)).as(reply.toString()).isTrue();
+    return WireServer.text(reply);
+  }
+
+  @Test
+  void theToolIsOfferedReadOnlyWithATitleForEveryPolicyFileUnlessItSaysFalse() throws Exception {
+    writePolicy(null);
+    try (WireServer server = server()) {
+      JsonNode tools = server.modern("tools/list", "", "ListToolsResult").at("/result/tools");
+      List<String> names = new ArrayList<>();
+      for (JsonNode tool : tools) {
+        names.add(tool.get("name").asString());
+      }
+      assertThat(names).containsExactly("list_notes", "read_note", "search_notes");
+      JsonNode search = tools.get(2);
+      assertThat(search.at("/annotations/readOnlyHint").asBoolean()).isTrue();
+      assertThat(search.at("/annotations/openWorldHint").isBoolean()).isTrue();
+      assertThat(search.at("/annotations/openWorldHint").asBoolean()).isFalse();
+      assertThat(search.at("/annotations/title").asString()).isEqualTo("Search notes");
+      assertThat(search.at("/inputSchema/required").toString()).isEqualTo("[\"query\"]");
+      assertThat(search.at("/inputSchema/properties/limit/maximum").asInt()).isEqualTo(50);
+    }
+    writePolicy(false);
+    try (WireServer server = server()) {
+      JsonNode tools = server.modern("tools/list", "", "ListToolsResult").at("/result/tools");
+      assertThat(tools.size()).isEqualTo(2);
+      JsonNode reply = server.call("search_notes", "{\"query\":\"zorblax\"}");
+      assertThat(reply.at("/error/code").asInt()).isEqualTo(-32602);
+    }
+  }
+
+  /** {@code notes-mcp index ARGS} with this test's cache folder: exit code, stdout, stderr. */
+  private ClientIT.Run index(String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(WireServer.launcher().toString(), "index"));
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().put("XDG_CACHE_HOME", cache.toString());
+    Path out = dir.resolve("index-out.txt");
+    Path err = dir.resolve("index-err.txt");
+    Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    process.getOutputStream().close();
+    assertThat(process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    return new ClientIT.Run(
+        process.exitValue(),
+        Files.readString(out, StandardCharsets.UTF_8),
+        Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aFirstEverSearchHasTheIndexBuiltByTheIndexModeInAChildProcess() throws Exception {
+    try (WireServer server = server()) {
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\"}")))
+          .containsExactlyInAnyOrder("note-00.md", "note-01.md", "note-03.md");
+      server.closeInputAndWait();
+      assertThat(server.stderr())
+          .contains("up to date: " + NOTES + " notes read and indexed in")
+          .contains("notes-mcp: search: index built by a child process in");
+    }
+  }
+
+  @Test
+  void theIndexModeBuildsTheKeptIndexSoTheServerReadsNothingAgain() throws Exception {
+    ClientIT.Run run = index("-root", root.toString(), "-policy", policy.toString());
+    assertThat(run.exit()).as(run.err()).isZero();
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err())
+        .startsWith("notes-mcp: search index of ")
+        .contains(" up to date: " + NOTES + " notes read and indexed in");
+    // Again: nothing changed, nothing read.
+    run = index("-root", root.toString(), "-policy", policy.toString());
+    assertThat(run.err()).contains(" up to date: 0 notes read and indexed in");
+    try (WireServer server = server()) {
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\"}"))).hasSize(3);
+      server.closeInputAndWait();
+      assertThat(server.stderr()).doesNotContain("indexed").doesNotContain("child process");
+    }
+  }
+
+  @Test
+  void theIndexModeRefusesWhatHasNoSearchToIndexFor() throws Exception {
+    ClientIT.Run run = index("-root", root.toString());
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.err())
+        .startsWith(
+            "notes-mcp: index needs -policy FILE: without a policy file there is no search_notes"
+                + " to index for\n");
+    writePolicy(false);
+    run = index("-root", root.toString(), "-policy", policy.toString());
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.err())
+        .isEqualTo("notes-mcp: policy file " + policy + " says \"search\": false: no index\n");
+    assertThat(run.out()).isEmpty();
+    try (java.util.stream.Stream<Path> made = Files.list(cache)) {
+      assertThat(made).isEmpty();
+    }
+  }
+
+  @Test
+  void withoutAPolicyFileTheToolsStayTheDefaultThree() throws Exception {
+    try (WireServer server = WireServer.start(root, Map.of("XDG_CACHE_HOME", cache.toString()))) {
+      JsonNode tools = server.modern("tools/list", "", "ListToolsResult").at("/result/tools");
+      List<String> names = new ArrayList<>();
+      for (JsonNode tool : tools) {
+        names.add(tool.get("name").asString());
+      }
+      assertThat(names).containsExactly("list_notes", "read_note", "propose_note");
+      JsonNode discover = server.modern("server/discover", "", "DiscoverResult").get("result");
+      assertThat(discover.get("instructions").stringValue()).doesNotContain("search_notes");
+      JsonNode reply = server.call("search_notes", "{\"query\":\"zorblax\"}");
+      assertThat(reply.at("/error/code").asInt()).isEqualTo(-32602);
+    }
+    try (java.util.stream.Stream<Path> made = Files.list(cache)) {
+      assertThat(made).as("nothing indexed without search").isEmpty();
+    }
+  }
+
+  @Test
+  void everyPlantedNoteIsFoundWhateverTheCaseAndOnlyAllowedNotesAre() throws Exception {
+    try (WireServer server = server()) {
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\"}")))
+          .containsExactlyInAnyOrder("note-00.md", "note-01.md", "note-03.md");
+      assertThat(paths(hits(server, "{\"query\":\"ZorBlax\"}")))
+          .containsExactlyInAnyOrder("note-00.md", "note-01.md", "note-03.md");
+      assertThat(paths(hits(server, "{\"query\":\"secret\"}"))).isEmpty();
+    }
+  }
+
+  @Test
+  void accentsAreFoldedBothWays() throws Exception {
+    try (WireServer server = server()) {
+      assertThat(paths(hits(server, "{\"query\":\"cafe creme zurich\"}")))
+          .containsExactly("note-00.md");
+      assertThat(paths(hits(server, "{\"query\":\"CAFÉ\"}"))).containsExactly("note-00.md");
+      assertThat(paths(hits(server, "{\"query\":\"naive resume\"}"))).containsExactly("note-03.md");
+    }
+  }
+
+  @Test
+  void aPhraseMatchesItsWordsInOrderOnly() throws Exception {
+    try (WireServer server = server()) {
+      assertThat(paths(hits(server, "{\"query\":\"\\\"paper kite\\\"\"}")))
+          .containsExactly("note-01.md");
+      assertThat(paths(hits(server, "{\"query\":\"\\\"kite paper\\\"\"}")))
+          .containsExactly("note-02.md");
+      assertThat(paths(hits(server, "{\"query\":\"paper kite\"}")))
+          .containsExactlyInAnyOrder("note-01.md", "note-02.md");
+    }
+  }
+
+  @Test
+  void hitsAreOrderedByScoreThenPathWithSnippetsAroundTheFirstMatch() throws Exception {
+    try (WireServer server = server()) {
+      JsonNode hits = hits(server, "{\"query\":\"gardens\",\"limit\":50}");
+      assertThat(hits.size()).isEqualTo(NOTES - 4);
+      for (int i = 1; i < hits.size(); i++) {
+        double before = hits.get(i - 1).get("score").asDouble();
+        double now = hits.get(i).get("score").asDouble();
+        assertThat(before).isGreaterThanOrEqualTo(now);
+        if (before == now) {
+          assertThat(hits.get(i - 1).get("path").asString())
+              .isLessThan(hits.get(i).get("path").asString());
+        }
+      }
+      JsonNode cafe = hits(server, "{\"query\":\"zorblax\",\"limit\":1}");
+      assertThat(cafe.size()).isEqualTo(1);
+      JsonNode trip = hits(server, "{\"query\":\"menu\"}").get(0);
+      assertThat(trip.get("snippet").asString())
+          .isEqualTo("\u2026We met at the Café Crème in Zürich; zorblax was on the menu.");
+      // Within 60 characters of the start, the snippet starts with the note.
+      assertThat(hits(server, "{\"query\":\"trip\"}").get(0).get("snippet").asString())
+          .isEqualTo("# Trip We met at the Café Crème in Zürich; zorblax was on the menu.");
+      // The same query twice: the same answer, byte for byte.
+      String once = WireServer.text(server.call("search_notes", "{\"query\":\"kites\"}"));
+      String twice = WireServer.text(server.call("search_notes", "{\"query\":\"kites\"}"));
+      assertThat(twice).isEqualTo(once);
+    }
+  }
+
+  @Test
+  void theLimitIsFromOneToFiftyAndAnIntegerOnly() throws Exception {
+    try (WireServer server = server()) {
+      assertThat(hits(server, "{\"query\":\"kites\"}").size()).isEqualTo(10);
+      assertThat(hits(server, "{\"query\":\"kites\",\"limit\":1}").size()).isEqualTo(1);
+      assertThat(hits(server, "{\"query\":\"kites\",\"limit\":50}").size()).isEqualTo(NOTES - 4);
+      assertThat(refusal(server, "{\"query\":\"kites\",\"limit\":0}"))
+          .isEqualTo("limit must be from 1 to 50, not 0");
+      assertThat(refusal(server, "{\"query\":\"kites\",\"limit\":51}"))
+          .isEqualTo("limit must be from 1 to 50, not 51");
+      assertThat(refusal(server, "{\"query\":\"kites\",\"limit\":2.5}"))
+          .isEqualTo(
+              "argument \"limit\" must be an integer, not a number with a fraction or exponent");
+      assertThat(refusal(server, "{\"query\":\"kites\",\"limit\":\"10\"}"))
+          .isEqualTo("argument \"limit\" must be an integer, not string");
+      assertThat(refusal(server, "{\"query\":\"kites\",\"approved\":true}"))
+          .isEqualTo(
+              "unknown argument \"approved\": search_notes accepts only \"folder\", \"limit\","
+                  + " \"query\"");
+      assertThat(refusal(server, "{}")).isEqualTo("missing required argument \"query\"");
+    }
+  }
+
+  @Test
+  void aFolderLimitsTheHitsToNotesBelowItAndExcludedOrHiddenNotesNeverSurface() throws Exception {
+    Path vault = Files.createDirectory(dir.resolve("vault"));
+    for (String[] note :
+        new String[][] {
+          {"Inbox.md", "zorblax in the inbox"},
+          {"Projects/Paper Kite.md", "zorblax for the kite"},
+          {"Projects/Drafts/Café ideas.md", "zorblax at the café"},
+          {"Private/Diary.md", "zorblax, private"},
+          {".trash/Old.md", "zorblax, deleted"},
+          {".obsidian/notes.md", "zorblax, settings"},
+          {"Projects/notes.txt", "zorblax, not markdown"}
+        }) {
+      Path file = vault.resolve(note[0]);
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, note[1] + "\n", StandardCharsets.UTF_8);
+    }
+    Path patterns = dir.resolve("vault-policy.json");
+    Files.writeString(
+        patterns,
+        "{\"readable\":[\"**/*.md\"],\"exclude\":[\"Private/**\"],\"maxCalls\":1000,"
+            + "\"search\":true}");
+    try (WireServer server =
+        WireServer.start(
+                vault, Map.of("XDG_CACHE_HOME", cache.toString()), "-policy", patterns.toString())
+            .patient(java.time.Duration.ofSeconds(120))) {
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\"}")))
+          .containsExactly("Inbox.md", "Projects/Drafts/Café ideas.md", "Projects/Paper Kite.md");
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\",\"folder\":\"Projects\"}")))
+          .containsExactly("Projects/Drafts/Café ideas.md", "Projects/Paper Kite.md");
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\",\"folder\":\"Projects/Drafts\"}")))
+          .containsExactly("Projects/Drafts/Café ideas.md");
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\",\"folder\":\"Private\"}"))).isEmpty();
+      for (String word : List.of("private", "deleted", "settings", "markdown")) {
+        assertThat(paths(hits(server, "{\"query\":\"" + word + "\"}"))).as(word).isEmpty();
+      }
+    }
+  }
+
+  @Test
+  void hostileQueriesAreRefusedWithTheirReasonAndTheServerKeepsServing() throws Exception {
+    try (WireServer server = server()) {
+      String tenThousandWords = "word ".repeat(10_000).trim();
+      assertThat(refusal(server, "{\"query\":\"" + tenThousandWords + "\"}"))
+          .isEqualTo("arguments are 50011 bytes; the limit is 16384 bytes");
+      String punctuation = "!?.,;:-".repeat(2341).substring(0, 16 * 1024);
+      assertThat(refusal(server, "{\"query\":\"" + punctuation + "\"}"))
+          .isEqualTo("arguments are 16396 bytes; the limit is 16384 bytes");
+      assertThat(refusal(server, "{\"query\":\"" + punctuation.substring(0, 2000) + "\"}"))
+          .isEqualTo("query is 2000 characters; the limit is 1024");
+      assertThat(refusal(server, "{\"query\":\"" + "!?.,;:-".repeat(140) + "\"}"))
+          .isEqualTo(
+              "query holds no word to search for: words are letters and digits, and everything"
+                  + " else only separates them");
+      assertThat(refusal(server, "{\"query\":\"" + "a ".repeat(33).trim() + "\"}"))
+          .isEqualTo("query has more than 32 words; the limit is 32");
+      assertThat(refusal(server, "{\"query\":\"kites \\\"paper\"}"))
+          .isEqualTo(
+              "query has an unmatched double quote at character 6: a phrase is written between"
+                  + " two double quotes");
+      assertThat(refusal(server, "{\"query\":\"\"}"))
+          .isEqualTo("query is empty: give at least one word to search for");
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\"}"))).hasSize(3);
+    }
+  }
+
+  @Test
+  void aDeletedReplacedOrUnlinkableNoteNeverSurfacesAfterItWasIndexed() throws Exception {
+    Path outside = Files.writeString(dir.resolve("outside.md"), "zorblax from outside\n");
+    try (WireServer server = server()) {
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\"}")))
+          .containsExactlyInAnyOrder("note-00.md", "note-01.md", "note-03.md");
+      // Between the index and the query: one deleted, one replaced by a rename, one a symlink
+      // to a file outside, and a fourth hard-linked (two links: read_note refuses it).
+      Files.delete(root.resolve("note-00.md"));
+      Path replacement = Files.writeString(dir.resolve("new.md"), "nothing to find here\n");
+      Files.move(replacement, root.resolve("note-01.md"), StandardCopyOption.REPLACE_EXISTING);
+      Files.delete(root.resolve("note-03.md"));
+      Files.createSymbolicLink(root.resolve("note-03.md"), outside);
+      write("note-04.md", "zorblax added after the index\n");
+      Files.createLink(dir.resolve("second-link"), root.resolve("note-04.md"));
+      JsonNode after = hits(server, "{\"query\":\"zorblax\"}");
+      assertThat(paths(after)).isEmpty();
+      assertThat(after.toString()).doesNotContain("outside");
+    }
+  }
+
+  @Test
+  void aNoteSwappedWithALinkToAnOutsideFileWhileSearchesRunNeverShowsTheOutsideText()
+      throws Exception {
+    Path outside = Files.writeString(dir.resolve("outside.md"), "zorblax OUTSIDE-SECRET\n");
+    Path note = root.resolve("note-05.md");
+    write("note-05.md", "zorblax inside\n");
+    Path link = dir.resolve("link");
+    Files.createSymbolicLink(link, outside);
+    Path regular = dir.resolve("regular");
+    AtomicBoolean stop = new AtomicBoolean();
+    try (WireServer server = server()) {
+      Thread swapper =
+          new Thread(
+              () -> {
+                try {
+                  while (!stop.get()) {
+                    Files.copy(
+                        link, dir.resolve("link.tmp"), java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                    Files.move(dir.resolve("link.tmp"), note, StandardCopyOption.REPLACE_EXISTING);
+                    Files.writeString(regular, "zorblax inside\n");
+                    Files.move(regular, note, StandardCopyOption.REPLACE_EXISTING);
+                  }
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              });
+      swapper.setDaemon(true);
+      swapper.start();
+      for (int i = 0; i < 2000; i++) {
+        JsonNode hits = hits(server, "{\"query\":\"zorblax\"}");
+        assertThat(hits.toString()).doesNotContain("OUTSIDE-SECRET");
+      }
+      stop.set(true);
+      swapper.join();
+      // Left a regular file: once the next look at the workspace is due, it is found again.
+      write("note-05.md", "zorblax inside\n");
+      Thread.sleep(2500);
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\"}"))).contains("note-05.md");
+    }
+  }
+
+  @Test
+  void theKeptIndexServesTheNextServerAndLivesInPrivateFolders() throws Exception {
+    try (WireServer server = server()) {
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\"}"))).hasSize(3);
+    }
+    Path search = cache.resolve("notes-mcp").resolve("search");
+    // The commit runs after the answer: wait for it to be on disk.
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (System.nanoTime() < deadline && !hasSegments(search)) {
+      Thread.sleep(50);
+    }
+    assertThat(hasSegments(search)).isTrue();
+    for (Path folder : List.of(cache.resolve("notes-mcp"), search)) {
+      assertThat(Files.getPosixFilePermissions(folder))
+          .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    }
+    try (WireServer server = server()) {
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\"}"))).hasSize(3);
+      server.closeInputAndWait();
+      assertThat(server.stderr()).doesNotContain("indexed");
+    }
+  }
+
+  @Test
+  void aCacheFolderWritableByOthersIsNeverUsed() throws Exception {
+    Files.setPosixFilePermissions(
+        cache, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+    try (WireServer server = server()) {
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\"}"))).hasSize(3);
+      server.closeInputAndWait();
+      assertThat(server.stderr())
+          .contains(
+              "notes-mcp: search index kept in memory: " + cache + " is writable by other users");
+    }
+    assertThat(Files.exists(cache.resolve("notes-mcp"))).isFalse();
+  }
+
+  private static boolean hasSegments(Path search) throws IOException {
+    if (!Files.isDirectory(search)) {
+      return false;
+    }
+    try (var folders = Files.list(search)) {
+      for (Path folder : (Iterable<Path>) folders::iterator) {
+        try (var files = Files.list(folder)) {
+          if (files.anyMatch(f -> f.getFileName().toString().startsWith("segments_"))) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+}

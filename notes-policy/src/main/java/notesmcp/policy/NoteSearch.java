@@ -1,0 +1,88 @@
+package notesmcp.policy;
+
+import java.util.List;
+
+/**
+ * A full-text search over the notes {@code read_note} may return: what the tool {@code
+ * search_notes} needs of an engine (docs/behaviour.md, "search_notes"). The engine lives outside
+ * this module (notes-search, loaded by the program on the first search); this module defines the
+ * tool, checks its arguments, formats its result, and gives the engine a {@link Corpus}: the only
+ * way the engine sees the workspace, through the same policy and the same careful read as {@code
+ * read_note}.
+ *
+ * <p>An engine returns a hit only for a note it has just read again through {@link Corpus#read} and
+ * found to match the query in the text that read returned: a deleted, replaced, moved or excluded
+ * note never appears, whatever its index still holds.
+ */
+public interface NoteSearch {
+  /** Hits for one query, best first: by score (rounded), then path in code-point order. */
+  List<Hit> search(String query, String folder, int limit) throws Refused;
+
+  /**
+   * Brings the index up to date with the corpus now and keeps it (on disk, when it is kept there),
+   * waiting for that: what {@code notes-mcp index} does. Returns how many notes it read and
+   * indexed.
+   */
+  int refresh() throws Refused;
+
+  /** One hit; {@code score} is already rounded (see the engine), {@code snippet} plain text. */
+  record Hit(String path, double score, String snippet) {}
+
+  /** A query the engine will not run, and why, in words for the client. */
+  final class Refused extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    public Refused(String reason) {
+      super(reason);
+    }
+  }
+
+  /** Makes the engine on the first search; the program passes one in. */
+  interface Factory {
+    /**
+     * @throws Refused when the engine cannot be had (its module missing); the reason is the tool's
+     *     refusal text
+     */
+    NoteSearch open(Corpus corpus) throws Refused;
+  }
+
+  /**
+   * A file's identity as the careful read saw it, or as a look at its name showed it: two looks
+   * with equal identities are taken to be the same content (the index is refreshed when they
+   * differ; a hit is still read again before it is returned).
+   *
+   * @param changed the change time in nanoseconds since the epoch, or -1 when not known
+   */
+  record Identity(long device, long inode, long size, long changed) {}
+
+  /** A note's text as the careful read returned it, and the identity of the file it read. */
+  record Note(String text, Identity identity) {}
+
+  /** What an engine may see of the workspace. Thread-safe. */
+  interface Corpus {
+    /**
+     * What a kept index is for: the workspace's root (its real path and identity) and the policy
+     * (its allowed names or patterns and size limit), as text. Two corpora with the same key may
+     * share an index; any change of root or policy gives another key.
+     */
+    String key();
+
+    /** The root's real path, for the engine's log and for pruning kept indexes. */
+    String root();
+
+    /** Every note {@code read_note} may return now, in code-point order. */
+    List<String> notes();
+
+    /** The note's identity from a look at its name (links not followed), or null if not a note. */
+    Identity look(String path);
+
+    /**
+     * The note read as {@code read_note} reads it (policy, careful checks, size limit, UTF-8), or
+     * null when {@code read_note} would refuse it now.
+     */
+    Note read(String path);
+
+    /** The most bytes one note may have: what the engine may hold in memory for one note. */
+    int maxNoteBytes();
+  }
+}

@@ -1,0 +1,701 @@
+package notesmcp.search;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import notesmcp.policy.NoteSearch;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.SortedDocValuesField;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.ConcurrentMergeScheduler;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexNotFoundException;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.TieredMergePolicy;
+import org.apache.lucene.search.FieldDoc;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopFieldDocs;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.Lock;
+import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.store.NIOFSDirectory;
+import org.apache.lucene.store.NativeFSLockFactory;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * The search engine behind {@code search_notes} (README, "Search"; docs/behaviour.md,
+ * "search_notes"): a Lucene index of the notes the corpus lets {@code read_note} return, built on
+ * the first search, kept on disk in the user's cache folder ({@link IndexFolder}) or, when that is
+ * not safe, in memory.
+ *
+ * <p>Freshness: before a search, at most every {@link #SWEEP_INTERVAL_NANOS}, the corpus's notes
+ * are looked at (identity: device, inode, size, change time) and every new or changed one read and
+ * indexed again, every gone one deleted. Trust: the index only proposes candidates; each one is
+ * read again through the corpus (the careful read, the policy as it is now) and the query matched
+ * on the text that read returned; only then is it a hit, with its snippet from that text. A note
+ * that is gone, refused, or no longer matching is dropped and indexed again; so a deleted, replaced
+ * or excluded note never appears, whatever the index held.
+ *
+ * <p>Threads: any thread may search; sweeps and index changes are serialized by {@link #lock};
+ * readers come from a {@link SearcherManager}. Commits run on one background thread of its own.
+ */
+public final class Engine implements NoteSearch {
+  static final String PATH = "path";
+  static final String FOLDER = "folder";
+  static final String NAME = "name";
+  static final String TEXT = "text";
+  private static final String DEVICE = "device";
+  private static final String INODE = "inode";
+  private static final String SIZE = "size";
+  private static final String CHANGED = "changed";
+
+  /**
+   * How often a search looks for changed notes (a note changed since may be missed, never wrong).
+   */
+  static final long SWEEP_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+  /** Candidates read again beyond the limit, at most, when some are dropped: bounds every query. */
+  static final int EXTRA_CANDIDATES = 20;
+
+  private static final double ROUNDING = 1000.0;
+  private static final double BUFFER_MB = 64;
+  private static final Comparator<String> CODE_POINTS = Engine::compareCodePoints;
+
+  private final NoteSearch.Corpus corpus;
+  private final PrintStream log;
+  private final Directory directory;
+  private final IndexWriter writer;
+  private final SearcherManager searchers;
+  private final Object lock = new Object();
+  private final ExecutorService committer;
+  private final AtomicBoolean commitPending = new AtomicBoolean();
+  private final TieredMergePolicy mergePolicy = new TieredMergePolicy();
+  private final String where;
+
+  /** The identity each note had when it was indexed; read by searches, changed by sweeps too. */
+  private final Map<String, Identity> indexed = new ConcurrentHashMap<>();
+
+  /**
+   * Whether {@link #indexed} holds the kept index's identities: false while the first look after
+   * opening a kept index runs in the background; searches meanwhile neither sweep nor re-index.
+   */
+  private volatile boolean loaded;
+
+  private final CountDownLatch firstLook = new CountDownLatch(1);
+  private final AtomicBoolean lookStarted = new AtomicBoolean();
+
+  // Guarded by lock.
+  private long lastSweep;
+  private boolean swept;
+
+  private Engine(NoteSearch.Corpus corpus, PrintStream log, Directory directory, String where)
+      throws IOException {
+    this.corpus = corpus;
+    this.log = log;
+    this.directory = directory;
+    this.where = where;
+    IndexWriterConfig config = new IndexWriterConfig(Folding.ANALYZER);
+    config.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+    config.setRAMBufferSizeMB(BUFFER_MB);
+    config.setCommitOnClose(false);
+    config.setUseCompoundFile(false);
+    ConcurrentMergeScheduler merges = new ConcurrentMergeScheduler();
+    merges.setMaxMergesAndThreads(2, 1);
+    config.setMergeScheduler(merges);
+    mergePolicy.setForceMergeDeletesPctAllowed(0.0);
+    config.setMergePolicy(mergePolicy);
+    this.writer = new IndexWriter(directory, config);
+    this.searchers = new SearcherManager(writer, null);
+    this.committer =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread thread = new Thread(r, "notes-mcp search commit");
+              thread.setDaemon(true);
+              return thread;
+            });
+  }
+
+  /** This engine, ready for its first search. */
+  private Engine begun() {
+    if (writer.getDocStats().numDocs == 0) {
+      // Nothing kept: the first search builds the index before it answers.
+      lookStarted.set(true);
+      loaded = true;
+      firstLook.countDown();
+    }
+    return this;
+  }
+
+  /**
+   * A kept index answers its first search at once (every hit is read again anyway); what changed
+   * while no server ran is looked for in the background once that answer is made, so that the look
+   * does not take the cores from it.
+   */
+  private void beginFirstLook() {
+    if (lookStarted.compareAndSet(false, true)) {
+      Thread look = new Thread(this::firstLook, "notes-mcp search first look");
+      look.setDaemon(true);
+      look.start();
+    }
+  }
+
+  /** The kept identities read, then one sweep: in the background, right after opening. */
+  private void firstLook() {
+    try {
+      synchronized (lock) {
+        loadIdentities();
+        loaded = true;
+        int changed = sweep();
+        lastSweep = System.nanoTime();
+        swept = true;
+        if (changed != 0) {
+          searchers.maybeRefreshBlocking();
+          scheduleCommit();
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      log.println(
+          "notes-mcp: search: the look for notes changed since the index was kept failed: " + e);
+    } finally {
+      loaded = true;
+      firstLook.countDown();
+    }
+  }
+
+  /**
+   * The factory the program calls (by reflection, from its own class loader) on the first search.
+   * It opens the kept index, or makes a new one; nothing is read from the workspace until the first
+   * search.
+   *
+   * @param builder the command that builds a first-ever kept index in a child process ({@code
+   *     notes-mcp index} with the same root and policy), or null to build in this process
+   */
+  public static NoteSearch.Factory factory(PrintStream log, List<String> builder) {
+    return corpus -> open(corpus, System.getenv(), log, builder);
+  }
+
+  static Engine open(NoteSearch.Corpus corpus, Map<String, String> environment, PrintStream log)
+      throws Refused {
+    return open(corpus, environment, log, null);
+  }
+
+  static Engine open(
+      NoteSearch.Corpus corpus,
+      Map<String, String> environment,
+      PrintStream log,
+      List<String> builder)
+      throws Refused {
+    Path folder =
+        IndexFolder.choose(
+            environment, corpus.key(), corpus.root(), IndexFolder.identityOf(corpus.root()), log);
+    if (folder != null && builder != null && !hasIndex(folder)) {
+      ChildBuild.run(builder, log);
+    }
+    if (folder != null) {
+      try {
+        return new Engine(corpus, log, new NIOFSDirectory(folder), folder.toString()).begun();
+      } catch (LockObtainFailedException e) {
+        log.println(
+            "notes-mcp: search index kept in memory: another server uses the one in " + folder);
+      } catch (IOException | RuntimeException e) {
+        log.println(
+            "notes-mcp: search: the kept index in "
+                + folder
+                + " is unusable ("
+                + e
+                + "); building a new one");
+        try {
+          Directory fresh = new NIOFSDirectory(folder);
+          for (String file : fresh.listAll()) {
+            if (!file.equals("root") && !file.equals("used") && !file.equals("write.lock")) {
+              fresh.deleteFile(file);
+            }
+          }
+          return new Engine(corpus, log, fresh, folder.toString()).begun();
+        } catch (IOException | RuntimeException again) {
+          log.println("notes-mcp: search index kept in memory (" + again + ")");
+        }
+      }
+    }
+    try {
+      return new Engine(corpus, log, new ByteBuffersDirectory(), "memory").begun();
+    } catch (IOException e) {
+      throw new Refused("search is unavailable: the index could not be made");
+    }
+  }
+
+  /** Whether {@code folder} holds a committed index. */
+  private static boolean hasIndex(Path folder) {
+    try (Directory directory = new NIOFSDirectory(folder)) {
+      return DirectoryReader.indexExists(directory);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Whether another process holds the index in {@code folder} (for pruning). */
+  static boolean isLocked(Path folder) {
+    try (Directory directory = new NIOFSDirectory(folder, NativeFSLockFactory.INSTANCE)) {
+      Lock held = directory.obtainLock(IndexWriter.WRITE_LOCK_NAME);
+      held.close();
+      return false;
+    } catch (IOException e) {
+      return true;
+    }
+  }
+
+  /** Where the index is: a folder, or "memory". */
+  String where() {
+    return where;
+  }
+
+  private void loadIdentities() throws IOException {
+    try (DirectoryReader reader = DirectoryReader.open(writer)) {
+      for (LeafReaderContext leaf : reader.leaves()) {
+        LeafReader leafReader = leaf.reader();
+        Bits live = leafReader.getLiveDocs();
+        StoredFields stored = leafReader.storedFields();
+        for (int doc = 0; doc < leafReader.maxDoc(); doc++) {
+          if (live != null && !live.get(doc)) {
+            continue;
+          }
+          Document d = stored.document(doc);
+          // A search may have indexed the note again meanwhile: its identity is the newer.
+          indexed.putIfAbsent(
+              d.get(PATH),
+              new Identity(
+                  d.getField(DEVICE).numericValue().longValue(),
+                  d.getField(INODE).numericValue().longValue(),
+                  d.getField(SIZE).numericValue().longValue(),
+                  d.getField(CHANGED).numericValue().longValue()));
+        }
+      }
+    } catch (IndexNotFoundException e) {
+      // a new index: nothing kept yet
+    }
+  }
+
+  @Override
+  public int refresh() throws Refused {
+    try {
+      beginFirstLook();
+      firstLook.await();
+      int read;
+      synchronized (lock) {
+        read = sweep();
+        lastSweep = System.nanoTime();
+        swept = true;
+        searchers.maybeRefreshBlocking();
+      }
+      if (!(directory instanceof ByteBuffersDirectory)) {
+        synchronized (committer) {
+          if (writer.hasDeletions()) {
+            writer.forceMergeDeletes(true);
+          }
+          writer.commit();
+        }
+      }
+      return Math.max(read, 0);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Refused("interrupted");
+    } catch (IOException | RuntimeException e) {
+      log.println("notes-mcp: search: the index could not be brought up to date: " + e);
+      throw new Refused("the index could not be brought up to date");
+    }
+  }
+
+  @Override
+  public List<Hit> search(String text, String folder, int limit) throws Refused {
+    SearchQuery query = SearchQuery.parse(text);
+    try {
+      sweepIfDue();
+      Query lucene =
+          query.toLucene(folder == null ? null : new TermQuery(new Term(FOLDER, folder)));
+      try {
+        return collect(query, lucene, limit);
+      } finally {
+        beginFirstLook();
+      }
+    } catch (IOException | RuntimeException e) {
+      log.println("notes-mcp: search failed: " + e);
+      throw new Refused("search failed: the index could not be read; try again");
+    }
+  }
+
+  private List<Hit> collect(SearchQuery query, Query lucene, int limit) throws IOException {
+    Sort order = new Sort(SortField.FIELD_SCORE, new SortField(PATH, SortField.Type.STRING));
+    List<Hit> hits = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    int budget = limit + EXTRA_CANDIDATES;
+    boolean changed = false;
+    IndexSearcher searcher = searchers.acquire();
+    try {
+      ScoreDoc after = null;
+      StoredFields stored = searcher.storedFields();
+      search:
+      while (budget > 0) {
+        TopFieldDocs top =
+            after == null
+                ? searcher.search(lucene, limit + 1, order, true)
+                : searcher.searchAfter(after, lucene, limit + 1, order, true);
+        if (top.scoreDocs.length == 0) {
+          break;
+        }
+        for (ScoreDoc candidate : top.scoreDocs) {
+          after = candidate;
+          String path = stored.document(candidate.doc).get(PATH);
+          if (!seen.add(path)) {
+            continue;
+          }
+          budget--;
+          double score = Math.round(((FieldDoc) candidate).score * ROUNDING) / ROUNDING;
+          if (hits.size() >= limit && score < hits.get(limit - 1).score()) {
+            break search; // past the last score that can still take a place
+          }
+          Hit hit = verify(query, path, score);
+          if (hit == null) {
+            changed = true;
+          } else {
+            hits.add(hit);
+          }
+          if (budget == 0) {
+            break search;
+          }
+        }
+      }
+    } finally {
+      searchers.release(searcher);
+    }
+    if (changed) {
+      searchers.maybeRefresh();
+      scheduleCommit();
+    }
+    hits.sort(
+        Comparator.comparingDouble(Hit::score).reversed().thenComparing(Hit::path, CODE_POINTS));
+    return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : List.copyOf(hits);
+  }
+
+  /**
+   * The hit for {@code path} if the note, read again now, still matches; else null, with the index
+   * brought up to date for it.
+   */
+  private Hit verify(SearchQuery query, String path, double score) throws IOException {
+    Note note = corpus.read(path);
+    if (note == null) {
+      writer.deleteDocuments(new Term(PATH, path));
+      indexed.remove(path);
+      return null;
+    }
+    SearchQuery.Match match = query.matchIn(note.text(), nameOf(path));
+    // Until the kept identities are loaded, unknown is not changed: the first look decides.
+    if (loaded && !note.identity().equals(indexed.get(path))) {
+      writer.updateDocument(new Term(PATH, path), document(path, note));
+      indexed.put(path, note.identity());
+    }
+    if (match == null) {
+      return null;
+    }
+    return new Hit(path, score, Snippets.around(note.text(), match));
+  }
+
+  private void sweepIfDue() throws IOException {
+    if (!loaded) {
+      return; // the first look runs in the background
+    }
+    synchronized (lock) {
+      long now = System.nanoTime();
+      if (swept && now - lastSweep < SWEEP_INTERVAL_NANOS) {
+        return;
+      }
+      boolean changed = sweep() != 0;
+      lastSweep = System.nanoTime();
+      swept = true;
+      if (changed) {
+        searchers.maybeRefreshBlocking();
+        scheduleCommit();
+      }
+    }
+  }
+
+  /**
+   * Brings the index to the corpus as it is: under {@link #lock}. Returns how many notes it read
+   * and indexed, or -1 when it only deleted some; 0 when nothing changed.
+   */
+  private int sweep() throws IOException {
+    List<String> notes = corpus.notes();
+    Set<String> present = new HashSet<>(notes);
+    boolean changed = false;
+    for (String path : new ArrayList<>(indexed.keySet())) {
+      if (!present.contains(path)) {
+        writer.deleteDocuments(new Term(PATH, path));
+        indexed.remove(path);
+        changed = true;
+      }
+    }
+    List<String> stale = new ArrayList<>();
+    for (String path : notes) {
+      Identity known = indexed.get(path);
+      if (known == null || !known.equals(corpus.look(path))) {
+        stale.add(path);
+      }
+    }
+    if (stale.isEmpty()) {
+      return changed ? -1 : 0;
+    }
+    long start = System.nanoTime();
+    index(stale);
+    if (stale.size() > 100) {
+      log.println(
+          "notes-mcp: search: indexed "
+              + stale.size()
+              + " notes in "
+              + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)
+              + " ms (index in "
+              + where
+              + ")");
+    }
+    return stale.size();
+  }
+
+  /** Reads and indexes {@code paths}, on two threads when there are many. */
+  private void index(List<String> paths) throws IOException {
+    int threads = paths.size() < 64 ? 1 : Math.min(2, Runtime.getRuntime().availableProcessors());
+    if (threads == 1) {
+      for (String path : paths) {
+        indexOne(path);
+      }
+      return;
+    }
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            threads,
+            r -> {
+              Thread thread = new Thread(r, "notes-mcp search index");
+              thread.setDaemon(true);
+              return thread;
+            });
+    try {
+      List<Future<?>> parts = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int first = t;
+        int step = threads;
+        parts.add(
+            pool.submit(
+                () -> {
+                  for (int i = first; i < paths.size(); i += step) {
+                    indexOne(paths.get(i));
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> part : parts) {
+        part.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while indexing");
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof IOException
+          ? (IOException) e.getCause()
+          : new IOException(e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private void indexOne(String path) throws IOException {
+    Note note = corpus.read(path);
+    if (note == null) {
+      writer.deleteDocuments(new Term(PATH, path));
+      indexed.remove(path);
+    } else {
+      writer.updateDocument(new Term(PATH, path), document(path, note));
+      indexed.put(path, note.identity());
+    }
+  }
+
+  private static Document document(String path, Note note) {
+    Document doc = new Document();
+    doc.add(new StringField(PATH, path, Field.Store.YES));
+    doc.add(new SortedDocValuesField(PATH, new BytesRef(path)));
+    for (int slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
+      doc.add(new StringField(FOLDER, path.substring(0, slash), Field.Store.NO));
+    }
+    doc.add(new TextField(NAME, nameOf(path), Field.Store.NO));
+    doc.add(new TextField(TEXT, note.text(), Field.Store.NO));
+    Identity identity = note.identity();
+    doc.add(new StoredField(DEVICE, identity.device()));
+    doc.add(new StoredField(INODE, identity.inode()));
+    doc.add(new StoredField(SIZE, identity.size()));
+    doc.add(new StoredField(CHANGED, identity.changed()));
+    return doc;
+  }
+
+  /** The note's name without its folders and its extension: what a word may match besides text. */
+  static String nameOf(String path) {
+    String name = path.substring(path.lastIndexOf('/') + 1);
+    int dot = name.lastIndexOf('.');
+    return dot > 0 ? name.substring(0, dot) : name;
+  }
+
+  /**
+   * Commits on the background thread (one at a time; a request while one waits joins it), first
+   * rewriting any segment that holds deleted notes, so a note's words leave the disk with it.
+   */
+  private void scheduleCommit() {
+    if (directory instanceof ByteBuffersDirectory || !commitPending.compareAndSet(false, true)) {
+      return;
+    }
+    committer.execute(
+        () -> {
+          commitPending.set(false);
+          try {
+            synchronized (committer) {
+              if (writer.hasDeletions()) {
+                writer.forceMergeDeletes(true);
+              }
+              writer.commit();
+            }
+          } catch (IOException | RuntimeException e) {
+            log.println("notes-mcp: search: the index could not be kept on disk (" + e + ")");
+          }
+        });
+  }
+
+  /** Waits for a commit under way (tests; the server never waits: a cut commit loses nothing). */
+  void awaitCommitted() throws InterruptedException {
+    java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+    committer.execute(done::countDown);
+    done.await();
+  }
+
+  /** Closes the index without committing (tests). */
+  void close() throws IOException {
+    committer.shutdown();
+    try {
+      committer.awaitTermination(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    searchers.close();
+    writer.rollback();
+    directory.close();
+  }
+
+  /**
+   * A first-ever index built by {@code notes-mcp index} in a child JVM: the server runs C1 only,
+   * for its start-up, and an index build is most of a minute of C1's code against seconds of the
+   * optimizing compiler's, on both cores (BENCHMARKS.md, "Vault and search"). The child reads the
+   * notes through the same policy file and careful read, writes the same kept index and exits; the
+   * server then opens it and reads only what changed since. Its stderr is copied into this server's
+   * log line by line (never blocking on a stderr nobody reads); its stdout is discarded. If it
+   * fails or outlasts {@link #LIMIT_MINUTES}, the server builds the index itself.
+   */
+  static final class ChildBuild {
+    static final long LIMIT_MINUTES = 30;
+
+    private ChildBuild() {}
+
+    static boolean run(List<String> command, PrintStream log) {
+      long start = System.nanoTime();
+      Process child;
+      try {
+        child =
+            new ProcessBuilder(command)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.PIPE)
+                .start();
+        child.getOutputStream().close();
+      } catch (IOException e) {
+        log.println("notes-mcp: search: could not start the index build (" + e.getMessage() + ")");
+        return false;
+      }
+      Thread copier =
+          new Thread(
+              () -> {
+                try (java.io.BufferedReader lines =
+                    new java.io.BufferedReader(
+                        new java.io.InputStreamReader(
+                            child.getErrorStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+                  for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    log.println(line);
+                  }
+                } catch (IOException e) {
+                  // the child is gone: nothing more to copy
+                }
+              },
+              "notes-mcp search index log");
+      copier.setDaemon(true);
+      copier.start();
+      try {
+        if (!child.waitFor(LIMIT_MINUTES, TimeUnit.MINUTES)) {
+          child.destroyForcibly();
+          log.println("notes-mcp: search: the index build took too long; building in this server");
+          return false;
+        }
+        copier.join(TimeUnit.SECONDS.toMillis(5));
+      } catch (InterruptedException e) {
+        child.destroyForcibly();
+        Thread.currentThread().interrupt();
+        return false;
+      }
+      if (child.exitValue() != 0) {
+        log.println(
+            "notes-mcp: search: the index build exited with "
+                + child.exitValue()
+                + "; building in this server");
+        return false;
+      }
+      log.println(
+          "notes-mcp: search: index built by a child process in "
+              + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)
+              + " ms");
+      return true;
+    }
+  }
+
+  static int compareCodePoints(String a, String b) {
+    int i = 0;
+    int j = 0;
+    while (i < a.length() && j < b.length()) {
+      int x = a.codePointAt(i);
+      int y = b.codePointAt(j);
+      if (x != y) {
+        return Integer.compare(x, y);
+      }
+      i += Character.charCount(x);
+      j += Character.charCount(y);
+    }
+    return Integer.compare(a.length() - i, b.length() - j);
+  }
+}

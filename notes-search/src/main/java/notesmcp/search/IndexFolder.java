@@ -1,0 +1,224 @@
+package notesmcp.search;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where a kept index lives (README, "Search"): {@code $XDG_CACHE_HOME/notes-mcp/search/KEY/}, or
+ * {@code ~/.cache/notes-mcp/search/KEY/} when that variable is unset or not absolute. KEY is a hash
+ * of the corpus's key (the root's real path and identity, the policy's readable names and size
+ * limit, this engine's format), so an index only ever holds notes of one root under one policy.
+ *
+ * <p>Used only when every folder from the cache folder down is a real folder (not a link), owned by
+ * this process's user, and writable by nobody else; the folders this makes are mode 0700. Otherwise
+ * the index is kept in memory for this process only, and the log says why. Pruned at every open: an
+ * index unused for {@link #UNUSED} or whose root is gone (or is another folder now) is deleted, and
+ * at most {@link #KEPT} are kept, the most recently used.
+ */
+final class IndexFolder {
+  static final String FORMAT = "notes-search 1 (Lucene 9.12)";
+  static final Duration UNUSED = Duration.ofDays(30);
+  static final int KEPT = 8;
+  private static final String ROOT_FILE = "root";
+  private static final String USED_FILE = "used";
+
+  private IndexFolder() {}
+
+  /** The folder for {@code key}, made and checked, or null (keep the index in memory). */
+  static Path choose(
+      Map<String, String> environment,
+      String key,
+      String root,
+      String rootIdentity,
+      PrintStream log) {
+    String xdg = environment.get("XDG_CACHE_HOME");
+    Path base;
+    if (xdg != null && Path.of(xdg).isAbsolute()) {
+      base = Path.of(xdg);
+    } else {
+      String home = environment.get("HOME");
+      if (home == null || !Path.of(home).isAbsolute()) {
+        log.println(
+            "notes-mcp: search index kept in memory: neither XDG_CACHE_HOME nor HOME is set");
+        return null;
+      }
+      base = Path.of(home, ".cache");
+    }
+    try {
+      long uid = effectiveUid();
+      Path search = base.resolve("notes-mcp").resolve("search");
+      Path folder = search.resolve(hash(FORMAT + "\n" + key));
+      for (Path level : List.of(base, base.resolve("notes-mcp"), search, folder)) {
+        String problem = problem(level, uid);
+        if (problem != null) {
+          log.println("notes-mcp: search index kept in memory: " + level + " " + problem);
+          return null;
+        }
+      }
+      prune(search, folder, log);
+      Path rootFile = folder.resolve(ROOT_FILE);
+      if (!Files.exists(rootFile, LinkOption.NOFOLLOW_LINKS)) {
+        Files.writeString(rootFile, root + "\n" + rootIdentity + "\n", StandardCharsets.UTF_8);
+      }
+      Path used = folder.resolve(USED_FILE);
+      if (!Files.exists(used, LinkOption.NOFOLLOW_LINKS)) {
+        Files.createFile(used);
+      }
+      Files.setLastModifiedTime(used, FileTime.from(Instant.now()));
+      return folder;
+    } catch (IOException | RuntimeException e) {
+      log.println(
+          "notes-mcp: search index kept in memory: the cache folder is unusable (" + e + ")");
+      return null;
+    }
+  }
+
+  /** Why {@code folder} may not hold an index (it is made, mode 0700, when missing), or null. */
+  private static String problem(Path folder, long uid) throws IOException {
+    try {
+      Files.createDirectory(
+          folder,
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    } catch (FileAlreadyExistsException e) {
+      // there already: checked below
+    }
+    if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
+      return "is not a folder (a link, or a file)";
+    }
+    Map<String, Object> unix =
+        Files.readAttributes(folder, "unix:uid,mode", LinkOption.NOFOLLOW_LINKS);
+    if (((Number) unix.get("uid")).longValue() != uid) {
+      return "is owned by another user";
+    }
+    if ((((Number) unix.get("mode")).intValue() & 022) != 0) {
+      return "is writable by other users";
+    }
+    return null;
+  }
+
+  /** This process's effective user id, from /proc (the JDK has no call for it). */
+  static long effectiveUid() throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/self/status"), StandardCharsets.UTF_8)) {
+      if (line.startsWith("Uid:")) {
+        return Long.parseLong(line.substring(4).trim().split("\\s+")[1]);
+      }
+    }
+    throw new IOException("no Uid line in /proc/self/status");
+  }
+
+  /** The identity of a folder by path ("device:inode"), or "gone". */
+  static String identityOf(String path) {
+    try {
+      Map<String, Object> unix =
+          Files.readAttributes(Path.of(path), "unix:dev,ino", LinkOption.NOFOLLOW_LINKS);
+      return unix.get("dev") + ":" + unix.get("ino");
+    } catch (IOException | RuntimeException e) {
+      return "gone";
+    }
+  }
+
+  /** Deletes indexes unused too long, of a root that is gone or replaced, and beyond the newest. */
+  private static void prune(Path search, Path current, PrintStream log) throws IOException {
+    List<Path> kept = new ArrayList<>();
+    try (DirectoryStream<Path> folders = Files.newDirectoryStream(search)) {
+      for (Path folder : folders) {
+        if (folder.equals(current) || !Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
+          continue;
+        }
+        String why = staleness(folder);
+        if (why != null) {
+          delete(folder, why, log);
+        } else {
+          kept.add(folder);
+        }
+      }
+    }
+    kept.sort(
+        (a, b) -> {
+          try {
+            return Files.getLastModifiedTime(b.resolve(USED_FILE))
+                .compareTo(Files.getLastModifiedTime(a.resolve(USED_FILE)));
+          } catch (IOException e) {
+            return 0;
+          }
+        });
+    for (Path folder : kept.subList(Math.min(kept.size(), KEPT - 1), kept.size())) {
+      delete(folder, "more than " + KEPT + " indexes are kept", log);
+    }
+  }
+
+  private static String staleness(Path folder) {
+    try {
+      FileTime used =
+          Files.getLastModifiedTime(folder.resolve(USED_FILE), LinkOption.NOFOLLOW_LINKS);
+      if (used.toInstant().isBefore(Instant.now().minus(UNUSED))) {
+        return "unused for " + UNUSED.toDays() + " days";
+      }
+      List<String> root = Files.readAllLines(folder.resolve(ROOT_FILE), StandardCharsets.UTF_8);
+      if (root.size() < 2 || !identityOf(root.get(0)).equals(root.get(1))) {
+        return "its workspace is gone or is another folder now";
+      }
+      return null;
+    } catch (IOException | RuntimeException e) {
+      return "it is incomplete";
+    }
+  }
+
+  private static void delete(Path folder, String why, PrintStream log) {
+    if (Files.exists(folder.resolve("write.lock"), LinkOption.NOFOLLOW_LINKS)
+        && Engine.isLocked(folder)) {
+      return; // another server is using it right now
+    }
+    try {
+      Files.walkFileTree(
+          folder,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes)
+                throws IOException {
+              Files.delete(file);
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+              Files.delete(dir);
+              return FileVisitResult.CONTINUE;
+            }
+          });
+      log.println(
+          "notes-mcp: search: removed the kept index " + folder.getFileName() + " (" + why + ")");
+    } catch (IOException e) {
+      log.println("notes-mcp: search: could not remove the kept index " + folder + " (" + e + ")");
+    }
+  }
+
+  static String hash(String text) {
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest, 0, 16);
+    } catch (NoSuchAlgorithmException e) {
+      throw new AssertionError(e);
+    }
+  }
+}
