@@ -48,8 +48,12 @@ final class NoteTools implements Tools {
         return "Read a note";
       case Notes.PROPOSE_NOTE:
         return "Propose a note";
-      case "search_notes":
+      case Notes.SEARCH_NOTES:
         return "Search notes";
+      case Notes.PROPOSE_EDIT:
+        return "Propose an edit";
+      case Notes.PROPOSAL_STATUS:
+        return "Proposal status";
       default:
         return null;
     }

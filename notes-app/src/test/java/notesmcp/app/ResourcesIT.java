@@ -470,7 +470,8 @@ class ResourcesIT {
           assertThat(hints.get("destructiveHint").booleanValue()).isFalse();
         }
       }
-      assertThat(titles).containsExactly("List notes", "Read a note", "Propose a note");
+      assertThat(titles)
+          .containsExactly("List notes", "Read a note", "Propose a note", "Search notes");
       String instructions =
           server
               .modern("server/discover", "", "DiscoverResult")
