@@ -12,8 +12,8 @@ import notesmcp.policy.Notes;
 import notesmcp.policy.Policy;
 import notesmcp.policy.PolicyFile;
 import notesmcp.policy.Posix;
-import notesmcp.policy.ReadRule;
 import notesmcp.policy.Workspace;
+import notesmcp.policy.Workspace.ReadRule;
 
 /**
  * {@code notes-mcp index -root W -policy FILE}: builds or brings up to date the kept index of

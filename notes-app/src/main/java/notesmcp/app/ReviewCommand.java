@@ -17,10 +17,10 @@ import notesmcp.policy.Policy;
 import notesmcp.policy.PolicyFile;
 import notesmcp.policy.Posix;
 import notesmcp.policy.ProposalDirectory;
-import notesmcp.policy.ReadRule;
 import notesmcp.policy.Recorded;
 import notesmcp.policy.Recorded.Valid;
 import notesmcp.policy.Workspace;
+import notesmcp.policy.Workspace.ReadRule;
 import notesmcp.text.TerminalText;
 
 /**

@@ -3,7 +3,7 @@ package notesmcp.app;
 import java.io.PrintStream;
 import java.util.function.Consumer;
 import notesmcp.mcp.server.Tools;
-import notesmcp.policy.ReadRule;
+import notesmcp.policy.Workspace.ReadRule;
 
 /**
  * What a test may put around the real program, and nothing else can: package-private, so only code

@@ -18,8 +18,8 @@ import notesmcp.policy.Policy;
 import notesmcp.policy.PolicyFile;
 import notesmcp.policy.Posix;
 import notesmcp.policy.ProposalDirectory;
-import notesmcp.policy.ReadRule;
 import notesmcp.policy.Workspace;
+import notesmcp.policy.Workspace.ReadRule;
 
 /**
  * {@code notes-mcp -serve}: the notes policy as an MCP server on stdin and stdout, until stdin

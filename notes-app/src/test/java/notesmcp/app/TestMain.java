@@ -12,7 +12,7 @@ import java.util.function.Consumer;
 import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.mcp.server.Tools;
 import notesmcp.mcp.server.Tools.Tool;
-import notesmcp.policy.ReadRule;
+import notesmcp.policy.Workspace.ReadRule;
 
 /**
  * The real program with what only tests may add, through {@link Seams} (README, "Tests": the

@@ -13,6 +13,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import notesmcp.policy.Workspace.ReadRule;
 
 /**
  * A directory held by its descriptor: the workspace root or the proposals folder, opened once at

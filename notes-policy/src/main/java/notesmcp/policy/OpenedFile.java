@@ -2,6 +2,7 @@ package notesmcp.policy;
 
 import java.io.IOException;
 import java.util.Arrays;
+import notesmcp.policy.Workspace.ReadRule;
 
 /**
  * One regular file opened by {@link Folder#open}: it owns the descriptor, which is closed by {@link

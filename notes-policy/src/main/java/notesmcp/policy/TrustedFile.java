@@ -3,6 +3,7 @@ package notesmcp.policy;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import notesmcp.policy.Workspace.ReadRule;
 
 /**
  * A file of trusted configuration (the policy file), read as carefully as a note and refused when

@@ -1,6 +1,7 @@
 package notesmcp.policy;
 
 import java.time.Duration;
+import notesmcp.policy.Workspace.ReadRule;
 
 /** Read rules for tests, and a way to let the change margin pass. */
 final class Rules {

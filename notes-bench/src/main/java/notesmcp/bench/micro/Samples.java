@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
-import notesmcp.policy.ReadRule;
+import notesmcp.policy.Workspace.ReadRule;
 
 /**
  * The typical traffic of the process-level benchmark, byte for byte: a {@code tools/call read_note}
