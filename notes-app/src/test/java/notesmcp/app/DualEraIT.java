@@ -105,9 +105,9 @@ class DualEraIT {
   }
 
   /**
-   * Issue 10: the Vercel AI SDK 4.x and Spring AI 1.x clients ask for 2024-11-05 only and
-   * disconnect from any other answer. A whole session in that revision: every reply is checked
-   * against its own schema (draft-07), with no member it does not declare.
+   * The Vercel AI SDK 4.x and Spring AI 1.x clients ask for 2024-11-05 only and disconnect from any
+   * other answer. A whole session in that revision: every reply is checked against its own schema
+   * (draft-07), with no member it does not declare.
    */
   @Test
   void a2024Session_listsReadsRefusesAndRejectsAnUnknownTool() throws Exception {

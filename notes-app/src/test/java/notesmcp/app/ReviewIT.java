@@ -74,8 +74,8 @@ class ReviewIT {
   }
 
   /**
-   * Issue 8, defect 9: characters that draw nothing (Hangul fillers, the combining grapheme joiner,
-   * a variation selector, a tag character, a zero-width space) reach the terminal only as escapes.
+   * Characters that draw nothing (Hangul fillers, the combining grapheme joiner, a variation
+   * selector, a tag character, a zero-width space) reach the terminal only as escapes.
    */
   @Test
   void onATerminalInvisibleCharactersAreShownAsEscapes() throws Exception {

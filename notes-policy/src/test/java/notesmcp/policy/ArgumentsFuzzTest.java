@@ -14,14 +14,17 @@ import notesmcp.policy.Notes.Outcome;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The strict arguments decoder against a reference reading (CONTRACT §3, "What the policy
- * refuses"): for any text, the decoder and the tools accept exactly what the reference accepts (one
- * JSON object, no duplicate key, only the tool's keys, every value a string, never null, every
- * required key, at most 16 KiB of UTF-8 as received) and decode the same values; a refusal is
- * always a value, never an exception.
+ * The strict arguments decoder against a reference reading ({@code docs/behaviour.md}, "Refusals"):
+ * for any text, the decoder and the tools accept exactly what the reference accepts (one JSON
+ * object, no duplicate key, only the tool's keys, every value a string, never null, every required
+ * key, at most 16 KiB of UTF-8 as received) and decode the same values; a refusal is always a
+ * value, never an exception.
  */
 class ArgumentsFuzzTest {
-  /** Each tool's keys, all of them required (CONTRACT §3), written out here, not read from code. */
+  /**
+   * Each tool's keys, all of them required ({@code docs/behaviour.md}, "Tools"), written out here,
+   * not read from code.
+   */
   private static final Map<String, List<String>> KEYS =
       Map.of(
           Notes.LIST_NOTES, List.of(),
