@@ -182,7 +182,7 @@ final class OpenedFile implements AutoCloseable {
         Math.max(
             left(now[Posix.CHANGED], clock, margin), left(folderNow[Posix.CHANGED], clock, margin));
     if (changed || wait > 0) {
-      throw new ChangedWhileReading(shown, Math.max(wait, changed ? 1_000_000L : 0));
+      throw new ChangedWhileReading(shown, Math.max(wait, changed ? 1_000_000L : 0), changed);
     }
     after = now;
   }
@@ -216,10 +216,20 @@ final class OpenedFile implements AutoCloseable {
   static final class ChangedWhileReading extends IOException {
     private static final long serialVersionUID = 1L;
     private final long waitNanos;
+    private final boolean duringTheRead;
 
-    ChangedWhileReading(String name, long waitNanos) {
+    ChangedWhileReading(String name, long waitNanos, boolean duringTheRead) {
       super(name + " changed while it was being read; try again");
       this.waitNanos = waitNanos;
+      this.duringTheRead = duringTheRead;
+    }
+
+    /**
+     * Whether the file or its folder changed between the looks of this read, not only before it
+     * (within the margin): something is changing it now.
+     */
+    boolean duringTheRead() {
+      return duringTheRead;
     }
 
     /** How long to wait before a new read could succeed, if nothing changes meanwhile. */

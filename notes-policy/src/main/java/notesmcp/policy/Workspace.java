@@ -292,17 +292,18 @@ public final class Workspace {
    * The careful read of the note at {@code path} (the policy's own value, which may hold folders:
    * {@code "Projects/Paper Kite.md"}), of at most {@code maxBytes} bytes; not decoded. Never
    * throws: every failure is an {@link Unreadable} whose reason names {@code path}. A read refused
-   * because the note or its folder changed within the margin is tried once more when the margin has
-   * passed (a note saved a moment ago is read, not refused); one still changing then is refused,
-   * saying that a retry may succeed. Once, not {@link OpenedFile#ATTEMPTS} times: a client can
-   * retry itself, and a worker thread should not sleep long for one call.
+   * because the note or its folder changed within the margin before it, but not during it, is tried
+   * once more when the margin has passed (a note saved a moment ago is read, not refused); one that
+   * changed during the read, or again by then, is refused, saying that a retry may succeed. Once,
+   * not {@link OpenedFile#ATTEMPTS} times: a client can retry itself, and a worker thread should
+   * not sleep long for one call.
    */
   Raw readBytes(String path, int maxBytes) {
     for (int tries = 1; ; tries++) {
       try {
         return readBytesOnce(path, maxBytes);
       } catch (OpenedFile.ChangedWhileReading e) {
-        if (tries == TOOL_ATTEMPTS) {
+        if (tries == TOOL_ATTEMPTS || e.duringTheRead()) {
           return new Unreadable(e.getMessage());
         }
         long nanos = e.waitNanos();
