@@ -612,30 +612,7 @@ public final class Notes {
         kept.add(proposal);
         return accepted(proposal);
       }
-      return keepEditInDirectory(proposal);
-    }
-  }
-
-  private Outcome keepEditInDirectory(Proposal proposal) {
-    try {
-      return directory.locked(
-          NOTHING,
-          new ProposalDirectory.Locked<Outcome>() {
-            @Override
-            public Outcome run() throws IOException {
-              Optional<String> blocking = directory.blocking(proposal.path(), folderBound());
-              if (blocking.isPresent()) {
-                return new Outcome.Refusal(blocking.get());
-              }
-              directory.store(proposal);
-              return accepted(proposal);
-            }
-          });
-    } catch (IOException e) {
-      return new Outcome.Refusal(
-          "the proposal could not be stored for review ("
-              + FileProblem.describe(e)
-              + "); nothing is pending");
+      return keepInDirectory(proposal);
     }
   }
 
@@ -702,8 +679,8 @@ public final class Notes {
   }
 
   /**
-   * A killed server loses no accepted proposal ({@code docs/approvals.md}): the record is on disk,
-   * synced, before the answer exists.
+   * Stores a new note's or an edit's proposal. A killed server loses no accepted proposal ({@code
+   * docs/approvals.md}): the record is on disk, synced, before the answer exists.
    */
   private Outcome keepInDirectory(Proposal proposal) {
     // Anonymous classes, not lambdas: this class is on the server's start path, which links no
@@ -718,7 +695,9 @@ public final class Notes {
               if (blocking.isPresent()) {
                 return new Outcome.Refusal(blocking.get());
               }
-              String taken = workspace.destinationProblem(proposal.path());
+              // A new note's name must be free and its folder there; an edit's note exists.
+              String taken =
+                  proposal.isEdit() ? null : workspace.destinationProblem(proposal.path());
               if (taken != null) {
                 return new Outcome.Refusal(taken);
               }
