@@ -15,6 +15,7 @@ import notesmcp.jsonrpc.Message.Notification;
 import notesmcp.jsonrpc.Message.RawMember;
 import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.Message.Success;
+import notesmcp.text.JsonBytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -622,6 +623,20 @@ class CodecTest {
   }
 
   // --- encoding ---
+
+  @Test
+  void aStringGivenEscapedFromItsBytesIsWrittenAsJacksonWouldWriteTheString() {
+    String text = "{\"content\":\"caf\u00e9\\n\\\"q\\\"\"}\n\u0001 \ud83d\ude00";
+    byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+    ObjectNode escaped = NODES.objectNode();
+    escaped.putPOJO("text", JsonBytes.escaped(utf8, utf8.length));
+    ObjectNode plain = NODES.objectNode().put("text", text);
+
+    byte[] line = codec.encode(new Success(Id.of(1), escaped));
+
+    assertThat(text(line)).isEqualTo(text(codec.encode(new Success(Id.of(1), plain))));
+    assertThat(JSON.readTree(line).get("result").get("text").stringValue()).isEqualTo(text);
+  }
 
   @Test
   void encodedMessageIsOneCompactLineEvenWhenStringsHoldLineBreaks() {

@@ -88,6 +88,10 @@ final class NoteTools implements Tools {
       String name, String rawArguments, Implementation client, BooleanSupplier cancelled) {
     Requester requester = client == null ? null : new Requester(client.name(), client.version());
     Outcome outcome = notes.execute(name, rawArguments, requester, cancelled);
-    return new Tools.Result(outcome.text(), outcome instanceof Outcome.Refusal);
+    if (outcome instanceof Outcome.Answer) {
+      // Escaped from its bytes straight into the reply (docs/design.md, "A read's bytes").
+      return new Tools.Result(((Outcome.Answer) outcome).escaped(), false);
+    }
+    return new Tools.Result(outcome.text(), true);
   }
 }

@@ -142,8 +142,7 @@ final class SearchModule implements NoteSearch.Factory {
           "search is not available: this installation has no search module");
     }
     // Not closed: the engine lives until this JVM exits, and its classes load lazily.
-    URLClassLoader loader =
-        new URLClassLoader("notes-search", jars.toArray(new URL[0]), Main.class.getClassLoader());
+    URLClassLoader loader = new ModuleLoader(jars.toArray(new URL[0]));
     try {
       Object factory =
           Class.forName(ENTRY, true, loader)
@@ -158,6 +157,39 @@ final class SearchModule implements NoteSearch.Factory {
               + "); if it was built from other sources than this program, rebuild both with"
               + " 'mvn -B -DskipTests -pl notes-search -am package'");
       throw new NoteSearch.Refused("search is not available: its module could not be loaded");
+    }
+  }
+
+  /**
+   * The module's class loader: its own packages (the engine's and Lucene's, which this program does
+   * not hold) are looked up in its jars first. Asked of the program's loader first, as a plain
+   * class loader would, each of the module's thousand classes cost a class-not-found exception with
+   * its stack trace, a visible part of the first search after a restart.
+   */
+  private static final class ModuleLoader extends URLClassLoader {
+    static {
+      registerAsParallelCapable();
+    }
+
+    ModuleLoader(URL[] jars) {
+      super("notes-search", jars, Main.class.getClassLoader());
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+      if (!name.startsWith("org.apache.lucene.") && !name.startsWith("notesmcp.search.")) {
+        return super.loadClass(name, resolve);
+      }
+      synchronized (getClassLoadingLock(name)) {
+        Class<?> found = findLoadedClass(name);
+        if (found == null) {
+          found = findClass(name);
+        }
+        if (resolve) {
+          resolveClass(found);
+        }
+        return found;
+      }
     }
   }
 

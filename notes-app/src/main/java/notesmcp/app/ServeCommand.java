@@ -67,6 +67,8 @@ final class ServeCommand {
       return ExitCode.USAGE;
     }
     Notes notes = new Notes(policy, workspace, Clock.systemUTC(), proposals, err, true);
+    // While the rest starts and the client says hello, not on its first call.
+    notes.catalog().enumerateInBackground();
     if (policy.search()) {
       // The engine's module is loaded on the first search only (SearchModule); a first-ever index
       // is built by this program's index mode in a child JVM.

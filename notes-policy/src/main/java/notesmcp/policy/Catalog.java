@@ -217,6 +217,31 @@ public final class Catalog {
     this.maxFolders = maxFolders;
   }
 
+  /**
+   * Enumerates the workspace now, on a daemon thread of its own, so that the first call finds it
+   * done (a serving process calls this once, as it starts): a call that comes sooner waits for it
+   * on this object's monitor, as it would have waited for its own enumeration. The cursors' key is
+   * made then too. Nothing for a policy that names its notes: those are looked at one by one.
+   */
+  public void enumerateInBackground() {
+    if (policy.namesNotes()) {
+      return;
+    }
+    Thread early =
+        new Thread("notes-mcp catalog start") {
+          @Override
+          public void run() {
+            synchronized (Catalog.this) {
+              refresh();
+            }
+            deliver();
+            mac(new byte[0], 0); // the cursors' key and digest: some 20 ms the first time
+          }
+        };
+    early.setDaemon(true);
+    early.start();
+  }
+
   /** The folders the enumeration has entered, by path ("" the root); for tests. */
   synchronized Set<String> entered() {
     return new TreeSet<>(folders.keySet());

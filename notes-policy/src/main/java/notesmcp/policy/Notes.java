@@ -5,7 +5,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -13,6 +12,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
+import notesmcp.text.JsonBytes;
 import tools.jackson.core.io.JsonStringEncoder;
 
 /**
@@ -357,7 +357,7 @@ public final class Notes {
     } catch (Catalog.Refused refused) {
       return new Outcome.Refusal(refused.getMessage());
     }
-    return new Outcome.Answer(JsonText.notes(page.paths(), page.nextCursor()));
+    return JsonText.notes(page.paths(), page.nextCursor());
   }
 
   private Outcome read(Arguments arguments) throws Arguments.Rejected {
@@ -431,7 +431,7 @@ public final class Notes {
   private static Outcome page(NoteName name, byte[] bytes, long offset, String sha256) {
     int total = bytes.length;
     if (offset <= 0 && total <= PAGE_BYTES) {
-      return new Outcome.Answer(JsonText.note(name.value(), bytes, 0, total, -1, -1, sha256));
+      return JsonText.note(name.value(), bytes, 0, total, -1, -1, sha256);
     }
     int start = (int) Math.max(0, Math.min(offset, Integer.MAX_VALUE));
     if (offset > 0 && offset >= total) {
@@ -458,8 +458,7 @@ public final class Notes {
     while (end < total && isContinuation(bytes[end])) {
       end--;
     }
-    return new Outcome.Answer(
-        JsonText.note(name.value(), bytes, start, end, total, end < total ? end : -1, sha256));
+    return JsonText.note(name.value(), bytes, start, end, total, end < total ? end : -1, sha256);
   }
 
   /** A byte that continues a UTF-8 character: 10xxxxxx. */
@@ -776,8 +775,60 @@ public final class Notes {
 
     /**
      * A successful call; {@code text} is the JSON document docs/behaviour.md shows for the tool.
+     * Made from a string, or from the document's UTF-8 bytes (a note's page, a listing), which then
+     * reach the protocol line without becoming a string ({@link #escaped}).
      */
-    record Answer(String text) implements Outcome {}
+    final class Answer implements Outcome {
+      private final byte[] utf8;
+      private final int length;
+      private String text;
+
+      public Answer(String text) {
+        this.text = Objects.requireNonNull(text, "text");
+        this.utf8 = null;
+        this.length = 0;
+      }
+
+      /** The answer whose text is {@code utf8[0, length)}, valid UTF-8. */
+      Answer(byte[] utf8, int length) {
+        this.utf8 = utf8;
+        this.length = length;
+      }
+
+      @Override
+      public String text() {
+        String decoded = text;
+        if (decoded == null) {
+          decoded = new String(utf8, 0, length, StandardCharsets.UTF_8);
+          text = decoded; // a race only decodes twice: a string is safely published
+        }
+        return decoded;
+      }
+
+      /** The text as the content of a JSON string: escaped from its bytes, never decoded. */
+      public JsonBytes.Escaped escaped() {
+        if (utf8 != null) {
+          return JsonBytes.escaped(utf8, length);
+        }
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        return JsonBytes.escaped(bytes, bytes.length);
+      }
+
+      @Override
+      public boolean equals(Object other) {
+        return other instanceof Answer && ((Answer) other).text().equals(text());
+      }
+
+      @Override
+      public int hashCode() {
+        return text().hashCode();
+      }
+
+      @Override
+      public String toString() {
+        return "Answer[text=" + text() + "]";
+      }
+    }
 
     /** A refused call; {@code text} says why, in one sentence. */
     record Refusal(String text) implements Outcome {}
@@ -811,11 +862,9 @@ public final class Notes {
    * The tools' answers: small JSON objects of string members, written straight into a string with
    * Jackson's own escaping (no generator to set up per answer: this is on every call's path).
    *
-   * <p>A note's answer ({@link #note}) is written from the note's own UTF-8 bytes, escaped as
-   * Jackson escapes (a quote, a backslash, and every character below U+0020, as a short escape for
-   * backspace, tab, line feed, form feed and carriage return, else as a six-character one with
-   * upper-case hex digits), byte by byte: a loop over bytes costs a fraction of one over characters
-   * under the JIT the launcher uses, and a 16 KiB page is every read's work.
+   * <p>A note's answer ({@link #note}) and a listing ({@link #notes}) are written from UTF-8 bytes
+   * into UTF-8 bytes by {@link JsonBytes}, and stay bytes on their way to the protocol line ({@link
+   * Outcome.Answer#escaped}): a 16 KiB page is every read's work.
    */
   static final class JsonText {
     private static final JsonStringEncoder ESCAPE = JsonStringEncoder.getInstance();
@@ -839,20 +888,20 @@ public final class Notes {
      * {@code {"notes":["p1","p2",...]}}, and {@code "nextCursor":"..."} after them when {@code
      * cursor} is not null.
      */
-    static String notes(List<String> paths, String cursor) {
+    static Outcome.Answer notes(List<String> paths, String cursor) {
       byte[] out = new byte[64 + paths.size() * 48];
       int at = ascii(out, 0, "{\"notes\":[");
       for (int i = 0; i < paths.size(); i++) {
         byte[] path = paths.get(i).getBytes(StandardCharsets.UTF_8);
-        out = room(out, at, path.length * 6 + 8);
+        out = JsonBytes.room(out, at, path.length * 6 + 8);
         if (i > 0) {
           out[at++] = ',';
         }
         out[at++] = '"';
-        at = escape(path, 0, path.length, out, at);
+        at = JsonBytes.escape(path, 0, path.length, out, at);
         out[at++] = '"';
       }
-      out = room(out, at, (cursor == null ? 0 : cursor.length()) + 32);
+      out = JsonBytes.room(out, at, (cursor == null ? 0 : cursor.length()) + 32);
       at = ascii(out, at, "]");
       if (cursor != null) {
         at = ascii(out, at, ",\"nextCursor\":\"");
@@ -860,10 +909,8 @@ public final class Notes {
         at = ascii(out, at, "\"");
       }
       at = ascii(out, at, "}");
-      return new String(out, 0, at, StandardCharsets.UTF_8);
+      return new Outcome.Answer(out, at);
     }
-
-    private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
 
     /**
      * A note's answer from its bytes {@code [from, to)}, which are valid UTF-8: {@code
@@ -871,27 +918,27 @@ public final class Notes {
      * {@code {"path":...,"content":...,"offset":N,"totalBytes":N,"nextOffset":N}}, {@code
      * nextOffset} null when {@code next} is negative (the last page).
      */
-    static String note(String path, byte[] bytes, int from, int to, int total, int next) {
+    static Outcome.Answer note(String path, byte[] bytes, int from, int to, int total, int next) {
       return note(path, bytes, from, to, total, next, null);
     }
 
     /** As above, with {@code "sha256"} of the whole note last when {@code sha256} is not null. */
-    static String note(
+    static Outcome.Answer note(
         String path, byte[] bytes, int from, int to, int total, int next, String sha256) {
       byte[] name = path.getBytes(StandardCharsets.UTF_8);
       byte[] out = new byte[(to - from) + (to - from) / 8 + name.length * 2 + 96];
       int at = ascii(out, 0, "{\"path\":\"");
-      out = room(out, at, name.length * 6);
-      at = escape(name, 0, name.length, out, at);
+      out = JsonBytes.room(out, at, name.length * 6);
+      at = JsonBytes.escape(name, 0, name.length, out, at);
       at = ascii(out, at, "\",\"content\":\"");
       for (int i = from; i < to; ) {
         // In pieces, so the buffer grows only as escapes need: each byte takes at most six.
         int end = Math.min(to, i + 4096);
-        out = room(out, at, (end - i) * 6 + 96);
-        at = escape(bytes, i, end, out, at);
+        out = JsonBytes.room(out, at, (end - i) * 6 + 96);
+        at = JsonBytes.escape(bytes, i, end, out, at);
         i = end;
       }
-      out = room(out, at, 192);
+      out = JsonBytes.room(out, at, 192);
       at = ascii(out, at, "\"");
       if (total >= 0) {
         at =
@@ -904,58 +951,12 @@ public final class Notes {
         at = ascii(out, at, "\"");
       }
       at = ascii(out, at, "}");
-      return new String(out, 0, at, StandardCharsets.UTF_8);
-    }
-
-    /** {@code out}, or a copy of it with room for {@code more} bytes after {@code at}. */
-    private static byte[] room(byte[] out, int at, int more) {
-      return at + more <= out.length
-          ? out
-          : Arrays.copyOf(out, Math.max(out.length * 2, at + more));
+      return new Outcome.Answer(out, at);
     }
 
     private static int ascii(byte[] out, int at, String text) {
       for (int i = 0; i < text.length(); i++) {
         out[at++] = (byte) text.charAt(i);
-      }
-      return at;
-    }
-
-    /** {@code bytes[from, to)} escaped into {@code out} at {@code at}; returns the new end. */
-    private static int escape(byte[] bytes, int from, int to, byte[] out, int at) {
-      for (int i = from; i < to; i++) {
-        byte b = bytes[i];
-        if (b >= 0x20 && b != '"' && b != '\\' || b < 0) {
-          out[at++] = b; // every byte of a multi-byte character is negative: copied as it is
-        } else if (b == '"' || b == '\\') {
-          out[at++] = '\\';
-          out[at++] = b;
-        } else {
-          out[at++] = '\\';
-          switch (b) {
-            case '\b':
-              out[at++] = 'b';
-              break;
-            case '\t':
-              out[at++] = 't';
-              break;
-            case '\n':
-              out[at++] = 'n';
-              break;
-            case '\f':
-              out[at++] = 'f';
-              break;
-            case '\r':
-              out[at++] = 'r';
-              break;
-            default:
-              out[at++] = 'u';
-              out[at++] = '0';
-              out[at++] = '0';
-              out[at++] = HEX[b >> 4];
-              out[at++] = HEX[b & 0xf];
-          }
-        }
       }
       return at;
     }

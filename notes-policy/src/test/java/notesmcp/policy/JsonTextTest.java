@@ -46,7 +46,7 @@ class JsonTextTest {
             + " \ud83d\ude00 /";
     byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
 
-    assertThat(JsonText.note("Caf\u00e9/\"n\".md", bytes, 0, bytes.length, -1, -1))
+    assertThat(JsonText.note("Caf\u00e9/\"n\".md", bytes, 0, bytes.length, -1, -1).text())
         .isEqualTo(jackson("Caf\u00e9/\"n\".md", content));
   }
 
@@ -61,21 +61,21 @@ class JsonTextTest {
       expected.append('"');
     }
 
-    assertThat(JsonText.notes(paths, null)).isEqualTo(expected + "]}");
-    assertThat(JsonText.notes(paths, "AbC-_9"))
+    assertThat(JsonText.notes(paths, null).text()).isEqualTo(expected + "]}");
+    assertThat(JsonText.notes(paths, "AbC-_9").text())
         .isEqualTo(expected + "],\"nextCursor\":\"AbC-_9\"}");
-    assertThat(JsonText.notes(java.util.List.of(), null)).isEqualTo("{\"notes\":[]}");
+    assertThat(JsonText.notes(java.util.List.of(), null).text()).isEqualTo("{\"notes\":[]}");
   }
 
   @Test
   void aPageCarriesItsOffsetTotalAndNext() {
     byte[] bytes = "0123456789".getBytes(StandardCharsets.US_ASCII);
 
-    assertThat(JsonText.note("a.md", bytes, 2, 5, 10, 5))
+    assertThat(JsonText.note("a.md", bytes, 2, 5, 10, 5).text())
         .isEqualTo(
             "{\"path\":\"a.md\",\"content\":\"234\",\"offset\":2,\"totalBytes\":10,"
                 + "\"nextOffset\":5}");
-    assertThat(JsonText.note("a.md", bytes, 5, 10, 10, -1)).endsWith("\"nextOffset\":null}");
+    assertThat(JsonText.note("a.md", bytes, 5, 10, 10, -1).text()).endsWith("\"nextOffset\":null}");
   }
 
   @Test
@@ -92,7 +92,7 @@ class JsonTextTest {
         text.append("\u0001".repeat(5000));
       }
       byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
-      assertThat(JsonText.note("p", bytes, 0, bytes.length, -1, -1))
+      assertThat(JsonText.note("p", bytes, 0, bytes.length, -1, -1).text())
           .isEqualTo(jackson("p", text.toString()));
     }
   }

@@ -110,6 +110,12 @@ public final class Engine implements NoteSearch {
    */
   private volatile boolean loaded;
 
+  /**
+   * Whether the index was empty when this engine opened it: then every document in it was added by
+   * this engine, and {@link #indexed} names each one (a note it never indexed needs no delete).
+   */
+  private volatile boolean built;
+
   private final CountDownLatch firstLook = new CountDownLatch(1);
   private final AtomicBoolean lookStarted = new AtomicBoolean();
 
@@ -146,8 +152,9 @@ public final class Engine implements NoteSearch {
 
   /** This engine, ready for its first search. */
   private Engine begun() {
-    if (writer.getDocStats().numDocs == 0) {
+    if (writer.getDocStats().numDocs == 0 && writer.getDocStats().maxDoc == 0) {
       // Nothing kept: the first search builds the index before it answers.
+      built = true;
       lookStarted.set(true);
       loaded = true;
       firstLook.countDown();
@@ -539,7 +546,12 @@ public final class Engine implements NoteSearch {
       writer.deleteDocuments(new Term(PATH, path));
       indexed.remove(path);
     } else {
-      writer.updateDocument(new Term(PATH, path), document(path, note));
+      if (built && !indexed.containsKey(path)) {
+        // Never indexed in an index this engine made: nothing to replace, no term to look up.
+        writer.addDocument(document(path, note));
+      } else {
+        writer.updateDocument(new Term(PATH, path), document(path, note));
+      }
       indexed.put(path, note.identity());
     }
   }

@@ -52,7 +52,19 @@ final class Folding extends Analyzer {
     return ANALYZER.tokenStream("text", new StringReader(text));
   }
 
+  /** {@link #isWordCharacter} of each ASCII character: most of a note's text, looked up. */
+  private static final boolean[] ASCII_WORD = new boolean[128];
+
+  static {
+    for (int c = 0; c < 128; c++) {
+      ASCII_WORD[c] = Character.isLetterOrDigit(c);
+    }
+  }
+
   static boolean isWordCharacter(int c) {
+    if (c < 128) {
+      return ASCII_WORD[c];
+    }
     if (Character.isLetterOrDigit(c)) {
       return true;
     }

@@ -1,10 +1,13 @@
 package notesmcp.mcp.server;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
 import notesmcp.mcp.Protocol;
 import notesmcp.mcp.Protocol.Implementation;
+import notesmcp.text.JsonBytes;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -78,16 +81,72 @@ public interface Tools {
   /**
    * A {@code tools/call} result holding exactly one text block: the tool's answer, or with {@code
    * isError} its refusal (a tool's error is a result, not a protocol error: docs/design.md,
-   * "Errors: three outcomes, plus bugs").
+   * "Errors: three outcomes, plus bugs"). The text is given as a string, or as the escaped bytes of
+   * its JSON string, which go onto the protocol line as they are (docs/design.md, "A read's
+   * bytes").
    */
-  record Result(String text, boolean isError) {
+  final class Result {
+    private final String text;
+    private final JsonBytes.Escaped escaped;
+    private final boolean isError;
+
+    public Result(String text, boolean isError) {
+      this.text = Objects.requireNonNull(text, "text");
+      this.escaped = null;
+      this.isError = isError;
+    }
+
+    /** A result whose text is {@code escaped}: valid UTF-8, escaped as a JSON string's content. */
+    public Result(JsonBytes.Escaped escaped, boolean isError) {
+      this.text = null;
+      this.escaped = Objects.requireNonNull(escaped, "escaped");
+      this.isError = isError;
+    }
+
+    /** The text a client sees. */
+    public String text() {
+      if (text != null) {
+        return text;
+      }
+      byte[] quoted = new byte[escaped.length() + 2];
+      quoted[0] = '"';
+      System.arraycopy(escaped.bytes(), 0, quoted, 1, escaped.length());
+      quoted[quoted.length - 1] = '"';
+      return JsonMapper.shared().readTree(quoted).stringValue();
+    }
+
+    public boolean isError() {
+      return isError;
+    }
+
     ObjectNode toJson() {
       ObjectNode json = JsonNodeFactory.instance.objectNode();
       ObjectNode block = json.putArray("content").addObject();
       block.put("type", "text");
-      block.put("text", text);
+      if (text != null) {
+        block.put("text", text);
+      } else {
+        block.putPOJO("text", escaped);
+      }
       json.put("isError", isError);
       return json;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Result
+          && ((Result) other).isError == isError
+          && ((Result) other).text().equals(text());
+    }
+
+    @Override
+    public int hashCode() {
+      return text().hashCode() * 31 + Boolean.hashCode(isError);
+    }
+
+    @Override
+    public String toString() {
+      return "Result[text=" + text() + ", isError=" + isError + "]";
     }
   }
 }
