@@ -68,12 +68,15 @@ export function serverCommand(argv) {
 
 /**
  * The child's environment: the SDK's default inherited set (what a host passes by default),
- * plus JAVA_HOME when set, so `./notes-mcp` finds the same JDK the build used.
+ * plus JAVA_HOME when set, so `./notes-mcp` finds the same JDK the build used, and XDG_CACHE_HOME
+ * when set, so a test's search index goes to the test's own cache folder, never the home's.
  */
 export function childEnv(getDefaultEnvironment) {
   const env = getDefaultEnvironment();
-  if (process.env.JAVA_HOME) {
-    env.JAVA_HOME = process.env.JAVA_HOME;
+  for (const name of ['JAVA_HOME', 'XDG_CACHE_HOME']) {
+    if (process.env[name]) {
+      env[name] = process.env[name];
+    }
   }
   return env;
 }
@@ -163,8 +166,20 @@ export function rootOf(args) {
 }
 
 /**
+ * The `search_notes` calls, run when the server lists the tool (a server with a policy file): a
+ * word only the interop fixture's notes.txt holds, a word no note holds, and two refusals the
+ * server gives as tool results (an empty query; limit 0).
+ */
+export const SEARCHES = {
+  search: { query: 'pipes' },
+  searchNoHits: { query: 'zorblax' },
+  searchEmptyQuery: { query: '' },
+  searchLimitZero: { query: 'pipes', limit: 0 },
+};
+
+/**
  * The resource checks every TypeScript client runs: list and read resources, the template, a
- * refused read, a path completed, `search_notes` when the server lists it, and a change
+ * refused read, a path completed, the `SEARCHES` when the server lists `search_notes`, and a change
  * notification after `notes.txt` is rewritten on disk (the same bytes, so later checks read what
  * they expect). `subscribe(uri)` subscribes in the client's era's way; `onUpdated(handler)`
  * registers the client's handler for `notifications/resources/updated`.
@@ -184,9 +199,11 @@ export async function runResourceChecks(client, { root, tools, subscribe, onUpda
     ),
   };
   if (tools.some((t) => t.name === 'search_notes')) {
-    checks.search = await outcome(() =>
-      client.callTool({ name: 'search_notes', arguments: { query: 'meeting' } }),
-    );
+    for (const [check, args] of Object.entries(SEARCHES)) {
+      checks[check] = await outcome(() =>
+        client.callTool({ name: 'search_notes', arguments: args }),
+      );
+    }
   } else {
     checks.search = { skipped: 'the server lists no search_notes' };
   }

@@ -44,12 +44,33 @@ final class ClientReport {
 
   /** Exactly the three tools, in order, with the schemas generated from the policy. */
   ClientReport assertThreeTools() {
+    return assertTools("list_notes", "read_note", "propose_note");
+  }
+
+  /**
+   * Under {@link Interop.Searchable}'s policy file: the three tools as {@link #assertThreeTools}
+   * checks them, then {@code search_notes} with its schema ({@code query} required).
+   */
+  ClientReport assertThreeToolsAndSearch() {
+    assertTools("list_notes", "read_note", "propose_note", "search_notes");
+    JsonNode search = json.path("tools").get(3).path("inputSchema");
+    assertThat(search.path("required").toString())
+        .as("search_notes inputSchema\n%s", run)
+        .isEqualTo("[\"query\"]");
+    assertThat(search.path("properties").propertyNames())
+        .as("search_notes inputSchema\n%s", run)
+        .containsExactly("query", "folder", "limit");
+    assertThat(search.path("additionalProperties").asBoolean(true))
+        .as("search_notes inputSchema\n%s", run)
+        .isFalse();
+    return this;
+  }
+
+  private ClientReport assertTools(String... expected) {
     JsonNode tools = json.path("tools");
     List<String> names = new ArrayList<>();
     tools.forEach(t -> names.add(t.path("name").asString()));
-    assertThat(names)
-        .as("tool names\n%s", run)
-        .containsExactly("list_notes", "read_note", "propose_note");
+    assertThat(names).as("tool names\n%s", run).containsExactly(expected);
 
     JsonNode list = tools.get(0).path("inputSchema");
     assertThat(list).as("list_notes inputSchema\n%s", run).isEqualTo(schema("{}", "[]"));
@@ -155,7 +176,7 @@ final class ClientReport {
    * The resource checks (interop/report.mjs, runResourceChecks): the fixture's notes as resources,
    * the template, a read, a refused read as a protocol error naming the path, a completed path, and
    * a change notification for notes.txt after it was rewritten on disk; search_notes, when the
-   * server lists it, answered as a tool result.
+   * server lists it, answered as a tool result ({@link #assertSearch} checks the searches).
    */
   ClientReport assertResources() {
     JsonNode list = json.path("resourceList").path("result").path("resources");
@@ -205,6 +226,60 @@ final class ClientReport {
         .as("the secret never crosses\n%s", run)
         .doesNotContain(Interop.SECRET_TEXT);
     return this;
+  }
+
+  /**
+   * The searches of interop/report.mjs ({@code SEARCHES}) against {@link Interop.Searchable}'s
+   * workspace: {@link Interop#SEARCH_WORD} finds notes.txt alone, with a numeric score and a
+   * snippet holding the word; {@link Interop#NO_HIT_WORD} finds nothing; an empty query and limit 0
+   * are refused as tool results with isError true and the reason. The wire shows the client sent
+   * each of the four calls and our server answered each with a result.
+   */
+  ClientReport assertSearch() {
+    JsonNode found = result("search");
+    assertThat(found.path("isError").asBoolean(true)).as("search isError\n%s", run).isFalse();
+    JsonNode hits = Interop.parse(onlyText(found, "search")).path("hits");
+    assertThat(hits.size()).as("search hits\n%s", run).isEqualTo(1);
+    JsonNode hit = hits.get(0);
+    assertThat(hit.propertyNames())
+        .as("a hit's members\n%s", run)
+        .containsExactly("path", "score", "snippet");
+    assertThat(hit.path("path").asString()).as("the hit's path\n%s", run).isEqualTo("notes.txt");
+    assertThat(hit.path("score").isNumber()).as("the hit's score\n%s", run).isTrue();
+    assertThat(hit.path("snippet").isString()).as("the hit's snippet\n%s", run).isTrue();
+    assertThat(hit.path("snippet").asString())
+        .as("the hit's snippet\n%s", run)
+        .contains(Interop.SEARCH_WORD);
+
+    JsonNode none = result("searchNoHits");
+    assertThat(none.path("isError").asBoolean(true)).as("searchNoHits isError\n%s", run).isFalse();
+    assertThat(onlyText(none, "searchNoHits"))
+        .as("searchNoHits\n%s", run)
+        .isEqualTo("{\"hits\":[]}");
+
+    assertSearchRefused("searchEmptyQuery", "query is empty: give at least one word to search for");
+    assertSearchRefused("searchLimitZero", "limit must be from 1 to 50, not 0");
+
+    List<JsonNode> calls = new ArrayList<>();
+    for (JsonNode request : requests()) {
+      if ("tools/call".equals(request.path("method").asString())
+          && "search_notes".equals(request.path("params").path("name").asString())) {
+        calls.add(request);
+      }
+    }
+    assertThat(calls).as("search_notes calls on the wire\n%s", run).hasSize(4);
+    for (JsonNode call : calls) {
+      assertThat(reply(call.path("id")).has("result"))
+          .as("the answer to %s on the wire\n%s", call, run)
+          .isTrue();
+    }
+    return this;
+  }
+
+  private void assertSearchRefused(String check, String reason) {
+    JsonNode result = result(check);
+    assertThat(result.path("isError").asBoolean(false)).as("%s isError\n%s", check, run).isTrue();
+    assertThat(onlyText(result, check)).as("%s reason\n%s", check, run).isEqualTo(reason);
   }
 
   /** read_note {"path":"notes.txt"}: one text block holding {"path":...,"content":...}. */

@@ -6,6 +6,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,15 @@ final class Interop {
 
   /** Beside the workspace, reachable only by {@code ../secret.txt}: it must never be read. */
   static final String SECRET_TEXT = "TOP-SECRET-outside-the-workspace";
+
+  /**
+   * A word of {@link #NOTES_TEXT} that no other fixture note holds (nor any note's name): a search
+   * for it finds notes.txt only. interop/report.mjs ({@code SEARCHES}) asks for the same word.
+   */
+  static final String SEARCH_WORD = "pipes";
+
+  /** A word no fixture note holds: a search for it finds nothing. */
+  static final String NO_HIT_WORD = "zorblax";
 
   private static final ObjectMapper JSON = JsonMapper.builder().build();
 
@@ -115,6 +125,39 @@ final class Interop {
     return workspace;
   }
 
+  /**
+   * A workspace served with a policy file, so {@code search_notes} is offered: {@code
+   * dir/workspace} as {@link #workspace} makes it; {@code dir/policy.json}, the default's three
+   * names and proposable draft.txt (so the other tools are the default's) plus {@code "search":
+   * true}, and a call budget no session here spends, written as the server trusts a policy file
+   * (ours, mode 0600, in folders nobody else may write); and {@code dir/cache}, the server's
+   * XDG_CACHE_HOME, so the index it builds goes there, never to the home's cache.
+   */
+  record Searchable(Path workspace, Path policy, Path cache) {
+    static Searchable in(Path dir) throws IOException {
+      Path workspace = Interop.workspace(dir);
+      Path policy =
+          Files.writeString(
+              dir.resolve("policy.json"),
+              "{\"readable\":[\"notes.txt\",\"project.txt\",\"draft.txt\"],"
+                  + "\"proposable\":[\"draft.txt\"],\"maxNoteBytes\":2048,\"maxCalls\":100,"
+                  + "\"search\":true}",
+              UTF_8);
+      Files.setPosixFilePermissions(policy, PosixFilePermissions.fromString("rw-------"));
+      return new Searchable(workspace, policy, Files.createDirectory(dir.resolve("cache")));
+    }
+
+    /** The server's arguments: {@code -serve -root WS -policy FILE}. */
+    List<String> serverArgs() {
+      return List.of("-serve", "-root", workspace.toString(), "-policy", policy.toString());
+    }
+
+    /** What the server's environment must add: its own XDG_CACHE_HOME. */
+    Map<String, String> env() {
+      return Map.of("XDG_CACHE_HOME", cache.toString());
+    }
+  }
+
   /** The names in {@code dir}, sorted: to check that nothing was written there. */
   static List<String> listing(Path dir) throws IOException {
     try (Stream<Path> files = Files.list(dir)) {
@@ -171,12 +214,30 @@ final class Interop {
    */
   static Run runNodeClient(Path dir, String script, Path workspace, String... flags)
       throws IOException, InterruptedException {
+    return run(
+        dir.resolve("logs"),
+        nodeClient(script, List.of(flags), List.of("-serve", "-root", workspace.toString())));
+  }
+
+  /**
+   * The same against our executable serving {@code served} with its policy file: {@code node SCRIPT
+   * FLAGS ./notes-mcp -serve -root WS -policy FILE}, with the server's XDG_CACHE_HOME in the
+   * environment (the client scripts pass it on), its logs under {@code logs}.
+   */
+  static Run runNodeClient(Path logs, String script, Searchable served, String... flags)
+      throws IOException, InterruptedException {
+    return run(logs, nodeClient(script, List.of(flags), served.serverArgs()), served.env());
+  }
+
+  /** {@code node SCRIPT FLAGS ./notes-mcp SERVER_ARGS}. */
+  static List<String> nodeClient(String script, List<String> flags, List<String> serverArgs) {
     List<String> command = new ArrayList<>();
     command.add(node().toString());
     command.add(script(script).toString());
-    command.addAll(List.of(flags));
-    command.addAll(List.of(launcher().toString(), "-serve", "-root", workspace.toString()));
-    return run(dir.resolve("logs"), command);
+    command.addAll(flags);
+    command.add(launcher().toString());
+    command.addAll(serverArgs);
+    return command;
   }
 
   /** {@link #run(Path, List)} with {@code env} added to the inherited environment. */

@@ -3,6 +3,7 @@ package notesmcp.app.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import notesmcp.app.SchemaCheck;
 import org.junit.jupiter.api.BeforeAll;
@@ -61,7 +62,8 @@ class TsV1ClientIT {
 
   /**
    * Resources in the legacy era: listed, read, a refusal, a path completed, and resources/subscribe
-   * told of notes.txt rewritten on disk (no search_notes unless the server lists it).
+   * told of notes.txt rewritten on disk (no search_notes: the default lists none; see
+   * searchesThroughAPolicyFile).
    */
   @Test
   void listsReadsCompletesAndIsToldOfAnEditedNote() {
@@ -71,5 +73,29 @@ class TsV1ClientIT {
   @Test
   void writesNothingToTheWorkspace() throws IOException {
     assertThat(Interop.listing(workspace)).containsExactly("notes.txt", "project.txt");
+  }
+
+  /**
+   * With a policy file that offers search_notes (a workspace, policy and cache of its own): the
+   * same legacy session and checks, plus a hit, none and two refusals; every message against the
+   * 2025-11-25 schema.
+   */
+  @Test
+  void searchesThroughAPolicyFile() throws IOException, InterruptedException {
+    Interop.Searchable served = Interop.Searchable.in(Files.createDirectory(dir.resolve("search")));
+    ClientReport search =
+        new ClientReport(
+            Interop.runNodeClient(dir.resolve("logs-search"), "ts-v1-client.mjs", served));
+    search
+        .assertEra("legacy", "2025-11-25")
+        .assertWireMatchesSchema(SchemaCheck.LEGACY)
+        .assertThreeToolsAndSearch()
+        .assertReadNote()
+        .assertRefusedRead()
+        .assertUnknownToolIsInvalidParams()
+        .assertResources()
+        .assertSearch();
+    assertThat(search.methods()).startsWith("initialize", "notifications/initialized");
+    assertThat(Interop.listing(served.workspace())).containsExactly("notes.txt", "project.txt");
   }
 }

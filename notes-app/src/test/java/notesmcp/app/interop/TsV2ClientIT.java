@@ -3,6 +3,7 @@ package notesmcp.app.interop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import notesmcp.app.SchemaCheck;
@@ -37,6 +38,26 @@ class TsV2ClientIT {
         "-serve",
         "-root",
         workspace.toString());
+  }
+
+  /**
+   * The same client in the posture {@code negotiation} against our server with a policy file that
+   * offers search_notes ({@link Interop.Searchable}, a workspace, policy and cache of its own).
+   */
+  static ClientReport searchReport(String negotiation) throws IOException, InterruptedException {
+    Interop.Searchable served =
+        Interop.Searchable.in(Files.createDirectory(dir.resolve("search-" + negotiation)));
+    ClientReport report =
+        new ClientReport(
+            Interop.runNodeClient(
+                dir.resolve("logs-search-" + negotiation),
+                "ts-v2-client.mjs",
+                served,
+                "--negotiation=" + negotiation));
+    assertThat(Interop.listing(served.workspace()))
+        .as("nothing written to the searched workspace")
+        .containsExactly("notes.txt", "project.txt");
+    return report;
   }
 
   @Test
@@ -105,6 +126,27 @@ class TsV2ClientIT {
     assertThat(Interop.listing(workspace)).containsExactly("notes.txt", "project.txt");
   }
 
+  /**
+   * With a policy file: the modern session as above (discovery, stateless, every check) plus
+   * search_notes, a hit, none and two refusals; every message against the 2026-07-28 schema.
+   */
+  @Test
+  void searchesThroughAPolicyFile() throws IOException, InterruptedException {
+    ClientReport search = searchReport("auto");
+    search
+        .assertEra("modern", "2026-07-28")
+        .assertWireMatchesSchema(SchemaCheck.MODERN)
+        .assertThreeToolsAndSearch()
+        .assertReadNote()
+        .assertRefusedRead()
+        .assertUnknownToolIsInvalidParams()
+        .assertResources()
+        .assertSearch();
+    assertThat(search.methods())
+        .doesNotContain("initialize", "notifications/initialized")
+        .contains("subscriptions/listen");
+  }
+
   /** The SDK's default posture (no negotiation): a plain 2025-11-25 initialize, still served. */
   @Test
   void defaultLegacyPostureGetsTheLegacyEra() throws IOException, InterruptedException {
@@ -122,5 +164,21 @@ class TsV2ClientIT {
     assertThat(legacy.methods())
         .contains("resources/subscribe")
         .doesNotContain("subscriptions/listen");
+  }
+
+  /** The legacy posture with a policy file: search_notes too, against the 2025-11-25 schema. */
+  @Test
+  void legacyPostureSearchesThroughAPolicyFile() throws IOException, InterruptedException {
+    ClientReport search = searchReport("legacy");
+    search
+        .assertEra("legacy", "2025-11-25")
+        .assertWireMatchesSchema(SchemaCheck.LEGACY)
+        .assertThreeToolsAndSearch()
+        .assertReadNote()
+        .assertRefusedRead()
+        .assertUnknownToolIsInvalidParams()
+        .assertResources()
+        .assertSearch();
+    assertThat(search.methods()).startsWith("initialize", "notifications/initialized");
   }
 }
