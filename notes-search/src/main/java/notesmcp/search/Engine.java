@@ -522,6 +522,9 @@ public final class Engine implements NoteSearch {
                   for (int i = first; i < paths.size(); i += step) {
                     indexOne(paths.get(i));
                   }
+                  // Each thread writes out a buffered segment as it ends, so that the two buffers
+                  // are flushed at once, not one after the other by the next reader or commit.
+                  writer.flushNextBuffer();
                   return null;
                 }));
       }
