@@ -15,8 +15,8 @@ import notesmcp.jsonrpc.Message.Notification;
 import notesmcp.jsonrpc.Message.RawMember;
 import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.Message.Success;
-import notesmcp.text.JsonBytes;
 import notesmcp.text.JsonInput;
+import notesmcp.text.JsonInput.JsonString;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
@@ -542,9 +542,9 @@ public final class Codec {
       g.writeBoolean(node.booleanValue());
     } else if (node.isNull()) {
       g.writeNull();
-    } else if (node.isPojo() && ((POJONode) node).getPojo() instanceof JsonBytes.Escaped) {
+    } else if (node.isPojo() && ((POJONode) node).getPojo() instanceof JsonString) {
       // A string already escaped from its UTF-8 bytes (a note's page): copied, not escaped again.
-      JsonBytes.Escaped escaped = (JsonBytes.Escaped) ((POJONode) node).getPojo();
+      JsonString escaped = (JsonString) ((POJONode) node).getPojo();
       g.writeRawUTF8String(escaped.bytes(), 0, escaped.length());
     } else if (node.isPojo() && ((POJONode) node).getPojo() instanceof RawValue) {
       writeRaw(g, String.valueOf(((RawValue) ((POJONode) node).getPojo()).rawValue()));

@@ -15,7 +15,7 @@ import notesmcp.jsonrpc.Message.Notification;
 import notesmcp.jsonrpc.Message.RawMember;
 import notesmcp.jsonrpc.Message.Request;
 import notesmcp.jsonrpc.Message.Success;
-import notesmcp.text.JsonBytes;
+import notesmcp.text.JsonInput.JsonString;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -629,7 +629,7 @@ class CodecTest {
     String text = "{\"content\":\"caf\u00e9\\n\\\"q\\\"\"}\n\u0001 \ud83d\ude00";
     byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
     ObjectNode escaped = NODES.objectNode();
-    escaped.putPOJO("text", JsonBytes.escaped(utf8, utf8.length));
+    escaped.putPOJO("text", JsonString.of(utf8, utf8.length));
     ObjectNode plain = NODES.objectNode().put("text", text);
 
     byte[] line = codec.encode(new Success(Id.of(1), escaped));

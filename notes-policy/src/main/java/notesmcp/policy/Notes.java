@@ -12,7 +12,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
-import notesmcp.text.JsonBytes;
+import notesmcp.text.JsonInput.JsonString;
 import tools.jackson.core.io.JsonStringEncoder;
 
 /**
@@ -806,12 +806,12 @@ public final class Notes {
       }
 
       /** The text as the content of a JSON string: escaped from its bytes, never decoded. */
-      public JsonBytes.Escaped escaped() {
+      public JsonString escaped() {
         if (utf8 != null) {
-          return JsonBytes.escaped(utf8, length);
+          return JsonString.of(utf8, length);
         }
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        return JsonBytes.escaped(bytes, bytes.length);
+        return JsonString.of(bytes, bytes.length);
       }
 
       @Override
@@ -863,8 +863,8 @@ public final class Notes {
    * Jackson's own escaping (no generator to set up per answer: this is on every call's path).
    *
    * <p>A note's answer ({@link #note}) and a listing ({@link #notes}) are written from UTF-8 bytes
-   * into UTF-8 bytes by {@link JsonBytes}, and stay bytes on their way to the protocol line ({@link
-   * Outcome.Answer#escaped}): a 16 KiB page is every read's work.
+   * into UTF-8 bytes by {@link JsonString}, and stay bytes on their way to the protocol line
+   * ({@link Outcome.Answer#escaped}): a 16 KiB page is every read's work.
    */
   static final class JsonText {
     private static final JsonStringEncoder ESCAPE = JsonStringEncoder.getInstance();
@@ -893,15 +893,15 @@ public final class Notes {
       int at = ascii(out, 0, "{\"notes\":[");
       for (int i = 0; i < paths.size(); i++) {
         byte[] path = paths.get(i).getBytes(StandardCharsets.UTF_8);
-        out = JsonBytes.room(out, at, path.length * 6 + 8);
+        out = JsonString.room(out, at, path.length * 6 + 8);
         if (i > 0) {
           out[at++] = ',';
         }
         out[at++] = '"';
-        at = JsonBytes.escape(path, 0, path.length, out, at);
+        at = JsonString.escape(path, 0, path.length, out, at);
         out[at++] = '"';
       }
-      out = JsonBytes.room(out, at, (cursor == null ? 0 : cursor.length()) + 32);
+      out = JsonString.room(out, at, (cursor == null ? 0 : cursor.length()) + 32);
       at = ascii(out, at, "]");
       if (cursor != null) {
         at = ascii(out, at, ",\"nextCursor\":\"");
@@ -928,17 +928,17 @@ public final class Notes {
       byte[] name = path.getBytes(StandardCharsets.UTF_8);
       byte[] out = new byte[(to - from) + (to - from) / 8 + name.length * 2 + 96];
       int at = ascii(out, 0, "{\"path\":\"");
-      out = JsonBytes.room(out, at, name.length * 6);
-      at = JsonBytes.escape(name, 0, name.length, out, at);
+      out = JsonString.room(out, at, name.length * 6);
+      at = JsonString.escape(name, 0, name.length, out, at);
       at = ascii(out, at, "\",\"content\":\"");
       for (int i = from; i < to; ) {
         // In pieces, so the buffer grows only as escapes need: each byte takes at most six.
         int end = Math.min(to, i + 4096);
-        out = JsonBytes.room(out, at, (end - i) * 6 + 96);
-        at = JsonBytes.escape(bytes, i, end, out, at);
+        out = JsonString.room(out, at, (end - i) * 6 + 96);
+        at = JsonString.escape(bytes, i, end, out, at);
         i = end;
       }
-      out = JsonBytes.room(out, at, 192);
+      out = JsonString.room(out, at, 192);
       at = ascii(out, at, "\"");
       if (total >= 0) {
         at =

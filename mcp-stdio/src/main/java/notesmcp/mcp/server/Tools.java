@@ -6,7 +6,7 @@ import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
 import notesmcp.mcp.Protocol;
 import notesmcp.mcp.Protocol.Implementation;
-import notesmcp.text.JsonBytes;
+import notesmcp.text.JsonInput.JsonString;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -87,7 +87,7 @@ public interface Tools {
    */
   final class Result {
     private final String text;
-    private final JsonBytes.Escaped escaped;
+    private final JsonString escaped;
     private final boolean isError;
 
     public Result(String text, boolean isError) {
@@ -97,7 +97,7 @@ public interface Tools {
     }
 
     /** A result whose text is {@code escaped}: valid UTF-8, escaped as a JSON string's content. */
-    public Result(JsonBytes.Escaped escaped, boolean isError) {
+    public Result(JsonString escaped, boolean isError) {
       this.text = null;
       this.escaped = Objects.requireNonNull(escaped, "escaped");
       this.isError = isError;

@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
+import notesmcp.text.JsonInput.JsonString;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.io.JsonStringEncoder;
 
-class JsonBytesTest {
+class JsonStringTest {
   private static String escapedByJackson(String text) {
     StringBuilder out = new StringBuilder();
     JsonStringEncoder.getInstance().quoteAsString(text, out);
@@ -16,7 +17,7 @@ class JsonBytesTest {
 
   private static String escaped(String text) {
     byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-    JsonBytes.Escaped escaped = JsonBytes.escaped(utf8, utf8.length);
+    JsonString escaped = JsonString.of(utf8, utf8.length);
     return new String(escaped.bytes(), 0, escaped.length(), StandardCharsets.UTF_8);
   }
 
@@ -54,7 +55,7 @@ class JsonBytesTest {
     byte[] note = "x\"y\n".getBytes(StandardCharsets.UTF_8);
     byte[] out = new byte[32];
     out[0] = '[';
-    int end = JsonBytes.escape(note, 1, 3, out, 1);
+    int end = JsonString.escape(note, 1, 3, out, 1);
     assertThat(new String(out, 0, end, StandardCharsets.UTF_8)).isEqualTo("[\\\"y");
   }
 }
