@@ -68,10 +68,29 @@ class StartPathIT {
   /** The same with proposals kept on disk: their folder is opened and checked at start. */
   @Test
   void serveWithAProposalsFolderLinksNoInvokedynamicOfOurs() throws Exception {
-    assertServeLinksNothingNew(List.of("-proposals", dir.resolve("proposals").toString()));
+    assertServeLinksNothingNew(
+        List.of("-proposals", dir.resolve("proposals").toString()), AUDIT_WRITER_JDK_CALLERS);
   }
 
+  /**
+   * The JDK's own call sites the audit writer's thread links after the call, for its record's
+   * SHA-256 (the digest's byte-array views) and time stamp: off the request path, and seen only
+   * when that thread's trace reaches stderr before the process exits, so not a fixed part of the
+   * output.
+   */
+  private static final List<String> AUDIT_WRITER_JDK_CALLERS =
+      List.of(
+          "java.lang.invoke.VarHandleByteArrayAsInts$ArrayHandle ",
+          "java.lang.invoke.VarHandleByteArrayAsLongs$ArrayHandle ",
+          "java.time.format.DateTimeFormatter ",
+          "java.time.format.DateTimeFormatterBuilder ");
+
   private void assertServeLinksNothingNew(List<String> extra) throws Exception {
+    assertServeLinksNothingNew(extra, List.of());
+  }
+
+  private void assertServeLinksNothingNew(List<String> extra, List<String> offThePath)
+      throws Exception {
     Path root = Fixtures.workspace(dir);
     Path classLog = dir.resolve("classes.log");
     String meta =
@@ -95,7 +114,9 @@ class StartPathIT {
 
     assertThat(output).contains("\"id\":3,\"result\"");
     assertNoInvokedynamic(output, List.of(classLog));
-    assertThat(linked(output)).as("call sites linked").isSubsetOf(linked(baseline()));
+    Set<String> linked = linked(output);
+    linked.removeIf(site -> offThePath.stream().anyMatch(site::startsWith));
+    assertThat(linked).as("call sites linked").isSubsetOf(linked(baseline()));
   }
 
   @Test
