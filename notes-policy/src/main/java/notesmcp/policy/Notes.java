@@ -970,6 +970,22 @@ public final class Notes {
       int length = bytes.length;
       int i = 0;
       while (i < length) {
+        // Eight ASCII bytes at a time (a note is mostly ASCII): one test for all eight.
+        while (i + 8 <= length
+            && (bytes[i]
+                    | bytes[i + 1]
+                    | bytes[i + 2]
+                    | bytes[i + 3]
+                    | bytes[i + 4]
+                    | bytes[i + 5]
+                    | bytes[i + 6]
+                    | bytes[i + 7])
+                >= 0) {
+          i += 8;
+        }
+        if (i == length) {
+          break;
+        }
         int c = bytes[i];
         if (c >= 0) {
           i++;

@@ -136,6 +136,20 @@ class JsonTextTest {
           .as("%s", java.util.Arrays.toString(bytes))
           .isEqualTo(jdk(bytes));
     }
+    // Longer runs, mostly ASCII, so that the eight-at-a-time path meets every sequence at every
+    // position against its block of eight.
+    for (int round = 0; round < 100_000; round++) {
+      byte[] bytes = new byte[random.nextInt(41)];
+      for (int i = 0; i < bytes.length; i++) {
+        bytes[i] =
+            random.nextInt(5) == 0
+                ? interesting[random.nextInt(interesting.length)]
+                : (byte) (0x20 + random.nextInt(0x5f));
+      }
+      assertThat(JsonText.firstMalformed(bytes))
+          .as("%s", java.util.Arrays.toString(bytes))
+          .isEqualTo(jdk(bytes));
+    }
     byte[] valid = "caf\u00e9 \ud83d\ude00 \u2028".getBytes(StandardCharsets.UTF_8);
     assertThat(JsonText.firstMalformed(valid)).isEqualTo(-1);
     assertThat(JsonText.firstMalformed("caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1)))
