@@ -414,6 +414,10 @@ class SearchNotesIT {
                 }
               });
       swapper.setDaemon(true);
+      // The swapper changes dir, the policy file's folder, without a pause: a server still
+      // starting would find that folder changing at every look and refuse its policy file. The
+      // first answer says it has read it (and built the index).
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\"}"))).contains("note-05.md");
       swapper.start();
       for (int i = 0; i < 2000; i++) {
         JsonNode hits = hits(server, "{\"query\":\"zorblax\"}");
