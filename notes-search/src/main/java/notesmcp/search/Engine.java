@@ -152,9 +152,9 @@ public final class Engine implements NoteSearch {
 
   /** This engine, ready for its first search. */
   private Engine begun() {
-    if (writer.getDocStats().numDocs == 0 && writer.getDocStats().maxDoc == 0) {
+    if (writer.getDocStats().numDocs == 0) {
       // Nothing kept: the first search builds the index before it answers.
-      built = true;
+      built = writer.getDocStats().maxDoc == 0;
       lookStarted.set(true);
       loaded = true;
       firstLook.countDown();
