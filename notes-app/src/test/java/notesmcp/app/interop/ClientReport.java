@@ -229,6 +229,22 @@ final class ClientReport {
   }
 
   /**
+   * A whole session served with {@link Interop.Searchable}'s policy file, in {@code era} at {@code
+   * protocolVersion}, every message against {@code revision}'s schema: the four tools, the read,
+   * the refused read, the unknown tool, the resources and the searches.
+   */
+  ClientReport assertSearchSession(String era, String protocolVersion, String revision) {
+    return assertEra(era, protocolVersion)
+        .assertWireMatchesSchema(revision)
+        .assertThreeToolsAndSearch()
+        .assertReadNote()
+        .assertRefusedRead()
+        .assertUnknownToolIsInvalidParams()
+        .assertResources()
+        .assertSearch();
+  }
+
+  /**
    * The searches of interop/report.mjs ({@code SEARCHES}) against {@link Interop.Searchable}'s
    * workspace: {@link Interop#SEARCH_WORD} finds notes.txt alone, with a numeric score and a
    * snippet holding the word; {@link Interop#NO_HIT_WORD} finds nothing; an empty query and limit 0

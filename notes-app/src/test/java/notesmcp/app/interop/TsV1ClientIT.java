@@ -86,15 +86,7 @@ class TsV1ClientIT {
     ClientReport search =
         new ClientReport(
             Interop.runNodeClient(dir.resolve("logs-search"), "ts-v1-client.mjs", served));
-    search
-        .assertEra("legacy", "2025-11-25")
-        .assertWireMatchesSchema(SchemaCheck.LEGACY)
-        .assertThreeToolsAndSearch()
-        .assertReadNote()
-        .assertRefusedRead()
-        .assertUnknownToolIsInvalidParams()
-        .assertResources()
-        .assertSearch();
+    search.assertSearchSession("legacy", "2025-11-25", SchemaCheck.LEGACY);
     assertThat(search.methods()).startsWith("initialize", "notifications/initialized");
     assertThat(Interop.listing(served.workspace())).containsExactly("notes.txt", "project.txt");
   }

@@ -133,15 +133,7 @@ class TsV2ClientIT {
   @Test
   void searchesThroughAPolicyFile() throws IOException, InterruptedException {
     ClientReport search = searchReport("auto");
-    search
-        .assertEra("modern", "2026-07-28")
-        .assertWireMatchesSchema(SchemaCheck.MODERN)
-        .assertThreeToolsAndSearch()
-        .assertReadNote()
-        .assertRefusedRead()
-        .assertUnknownToolIsInvalidParams()
-        .assertResources()
-        .assertSearch();
+    search.assertSearchSession("modern", "2026-07-28", SchemaCheck.MODERN);
     assertThat(search.methods())
         .doesNotContain("initialize", "notifications/initialized")
         .contains("subscriptions/listen");
@@ -170,15 +162,7 @@ class TsV2ClientIT {
   @Test
   void legacyPostureSearchesThroughAPolicyFile() throws IOException, InterruptedException {
     ClientReport search = searchReport("legacy");
-    search
-        .assertEra("legacy", "2025-11-25")
-        .assertWireMatchesSchema(SchemaCheck.LEGACY)
-        .assertThreeToolsAndSearch()
-        .assertReadNote()
-        .assertRefusedRead()
-        .assertUnknownToolIsInvalidParams()
-        .assertResources()
-        .assertSearch();
+    search.assertSearchSession("legacy", "2025-11-25", SchemaCheck.LEGACY);
     assertThat(search.methods()).startsWith("initialize", "notifications/initialized");
   }
 }
