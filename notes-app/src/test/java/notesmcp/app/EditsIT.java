@@ -496,6 +496,36 @@ class EditsIT {
     assertThat(status(id)).isEqualTo("pending_approval");
   }
 
+  /**
+   * A call answered just before the input ends is in the audit log even when the writer is still
+   * writing it at exit: here another process holds the proposals folder's lock (as a review does
+   * while it writes) for a second while the server exits, so the writer has taken the call and
+   * waits for the lock, and the exit waits for the writer.
+   */
+  @Test
+  void aCallAnsweredRightBeforeTheInputEndsIsWrittenEvenWhileTheLogIsLockedAtExit()
+      throws Exception {
+    try (WireServer server = serve()) {
+      assertThat(WireServer.isError(server.call("list_notes", null))).isFalse();
+      Thread.sleep(300); // written, and the folder's lock file made
+      Process holder =
+          new ProcessBuilder("flock", proposals.resolve("lock").toString(), "sleep", "1")
+              .redirectErrorStream(true)
+              .start();
+      Thread.sleep(200);
+      JsonNode reply = server.call("list_notes", null);
+      assertThat(WireServer.isError(reply)).as(reply.toString()).isFalse();
+      Thread.sleep(100);
+      assertThat(server.closeInputAndWait()).isZero();
+      assertThat(holder.waitFor()).isZero();
+    }
+
+    Launch.Result log = review(List.of(), "--log");
+
+    assertThat(log.exit()).as(log.stderr()).isZero();
+    assertThat(log.stdout().lines().filter(l -> l.contains("\"tool\":\"list_notes\""))).hasSize(2);
+  }
+
   @Test
   void theAuditLogChainsEveryCallAndDecisionAndATamperedLineIsDetected() throws Exception {
     String id = proposeAppend(ADDED);

@@ -41,6 +41,12 @@ public final class AuditLog {
   private static final String ZEROS = "0".repeat(64);
   private static final int QUEUE = 256;
 
+  /**
+   * How long an exit waits for calls not yet written (the writer may be waiting for the folder's
+   * lock, held by a review or another server); what is still unwritten then is said on stderr.
+   */
+  private static final long EXIT_WAIT_MILLIS = 5_000;
+
   /** A line is far less; a longer last line (damage) is hashed from this much of its end. */
   private static final int TAIL_BYTES = 64 * 1024;
 
@@ -51,6 +57,10 @@ public final class AuditLog {
   private final Clock clock;
   private final BlockingQueue<String[]> queue = new ArrayBlockingQueue<>(QUEUE);
   private final AtomicLong dropped = new AtomicLong();
+
+  /** Calls queued and not yet written, counting the one the writer has taken; guarded by this. */
+  private int unwritten;
+
   private final Object writing = new Object();
   private volatile Thread writer; // set once, under this
 
@@ -64,11 +74,15 @@ public final class AuditLog {
    * the queue is full. {@code rawArguments} is digested there and never written.
    */
   void record(String tool, String rawArguments, boolean refused) {
+    synchronized (this) {
+      unwritten++;
+    }
     if (!queue.offer(
         new String[] {
           tool, rawArguments == null ? "" : rawArguments, refused ? "refusal" : "answer"
         })) {
       dropped.incrementAndGet();
+      written();
     }
     if (writer == null) {
       startWriter();
@@ -90,18 +104,16 @@ public final class AuditLog {
             "notes-mcp-audit");
     writer.setDaemon(true);
     writer.start();
-    // At exit, what is still queued is written (the server's input ended; it is not waited for
-    // while serving). A process killed outright loses at most the queued lines.
+    // At exit, what is still queued is written and the call the writer is writing is waited for
+    // (the server's input ended; the log is not waited for while serving), for at most
+    // EXIT_WAIT_MILLIS. A process killed outright loses at most the unwritten lines.
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 new Runnable() {
                   @Override
                   public void run() {
-                    String[] call;
-                    while ((call = queue.poll()) != null) {
-                      write(call);
-                    }
+                    finishAtExit();
                   }
                 },
                 "notes-mcp-audit-exit"));
@@ -109,10 +121,49 @@ public final class AuditLog {
 
   private void drain() {
     while (true) {
+      String[] call;
       try {
-        write(queue.take());
+        call = queue.take();
       } catch (InterruptedException e) {
         return;
+      }
+      write(call);
+      written();
+    }
+  }
+
+  private synchronized void written() {
+    unwritten--;
+    if (unwritten == 0) {
+      notifyAll();
+    }
+  }
+
+  private void finishAtExit() {
+    String[] call;
+    while ((call = queue.poll()) != null) {
+      write(call);
+      written();
+    }
+    long deadline = System.nanoTime() + EXIT_WAIT_MILLIS * 1_000_000;
+    synchronized (this) {
+      long left;
+      while (unwritten > 0 && (left = deadline - System.nanoTime()) > 0) {
+        try {
+          wait(Math.max(1, left / 1_000_000));
+        } catch (InterruptedException e) {
+          break;
+        }
+      }
+      if (unwritten > 0) {
+        System.err.println(
+            "notes-mcp: "
+                + unwritten
+                + (unwritten == 1 ? " call was" : " calls were")
+                + " not yet written to the audit log "
+                + EXIT_WAIT_MILLIS / 1000
+                + " s into the exit (the proposals folder's lock held elsewhere, or a slow"
+                + " disk), and will not be");
       }
     }
   }
