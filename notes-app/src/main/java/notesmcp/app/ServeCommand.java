@@ -127,6 +127,7 @@ final class ServeCommand {
         // the JVM is already shutting down (SIGTERM came as stdin closed): the hook runs anyway
       }
     }
+    notes.finishAuditLog();
     if (notes.pending() != null) {
       err.println(
           "notes-mcp: discarding pending proposal "

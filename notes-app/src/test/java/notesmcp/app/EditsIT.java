@@ -526,6 +526,44 @@ class EditsIT {
     assertThat(log.stdout().lines().filter(l -> l.contains("\"tool\":\"list_notes\""))).hasSize(2);
   }
 
+  /**
+   * The exit waits for the audit writer at most 5 s: with the folder's lock held elsewhere far
+   * longer, the server exits after those 5 s and says how many calls it could not write.
+   */
+  @Test
+  void anExitWaitsAtMostFiveSecondsForTheAuditLogAndSaysWhatItCouldNotWrite() throws Exception {
+    long exitTook;
+    String stderr;
+    Process holder = null;
+    try (WireServer server = serve()) {
+      assertThat(WireServer.isError(server.call("list_notes", null))).isFalse();
+      Thread.sleep(300); // written, and the folder's lock file made
+      holder =
+          // -o: the lock is flock's own, so ending flock ends it (sleep's copy is closed).
+          new ProcessBuilder("flock", "-o", proposals.resolve("lock").toString(), "sleep", "10")
+              .redirectErrorStream(true)
+              .start();
+      Thread.sleep(200);
+      assertThat(WireServer.isError(server.call("list_notes", null))).isFalse();
+      assertThat(WireServer.isError(server.call("list_notes", null))).isFalse();
+      long start = System.nanoTime();
+      assertThat(server.closeInputAndWait()).isZero();
+      exitTook = (System.nanoTime() - start) / 1_000_000;
+      stderr = server.stderr();
+    } finally {
+      if (holder != null) {
+        holder.destroy();
+        holder.waitFor();
+      }
+    }
+
+    assertThat(exitTook).isBetween(4_500L, 9_000L);
+    assertThat(stderr)
+        .contains(
+            "notes-mcp: 2 calls were not yet written to the audit log 5 s into the exit (the"
+                + " proposals folder's lock held elsewhere, or a slow disk), and will not be\n");
+  }
+
   @Test
   void theAuditLogChainsEveryCallAndDecisionAndATamperedLineIsDetected() throws Exception {
     String id = proposeAppend(ADDED);

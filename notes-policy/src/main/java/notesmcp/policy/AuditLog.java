@@ -58,8 +58,12 @@ public final class AuditLog {
   private final BlockingQueue<String[]> queue = new ArrayBlockingQueue<>(QUEUE);
   private final AtomicLong dropped = new AtomicLong();
 
-  /** Calls queued and not yet written, counting the one the writer has taken; guarded by this. */
+  // Guarded by this: calls queued and not yet written (counting the one the writer has taken),
+  // whether the exit has begun and when its wait ends, whether it said what was left unwritten.
   private int unwritten;
+  private boolean exiting;
+  private long finishing;
+  private boolean saidUnwritten;
 
   private final Object writing = new Object();
   private volatile Thread writer; // set once, under this
@@ -104,16 +108,15 @@ public final class AuditLog {
             "notes-mcp-audit");
     writer.setDaemon(true);
     writer.start();
-    // At exit, what is still queued is written and the call the writer is writing is waited for
-    // (the server's input ended; the log is not waited for while serving), for at most
-    // EXIT_WAIT_MILLIS. A process killed outright loses at most the unwritten lines.
+    // At exit (a signal's too), what is unwritten is written: the log is never waited for while
+    // serving. A process killed outright loses at most the unwritten lines.
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 new Runnable() {
                   @Override
                   public void run() {
-                    finishAtExit();
+                    finish();
                   }
                 },
                 "notes-mcp-audit-exit"));
@@ -139,32 +142,35 @@ public final class AuditLog {
     }
   }
 
-  private void finishAtExit() {
-    String[] call;
-    while ((call = queue.poll()) != null) {
-      write(call);
-      written();
+  /**
+   * Waits until the writer has written every call recorded, at most {@link #EXIT_WAIT_MILLIS} in
+   * all, and says on stderr how many it had not written by then. For the end of the process: the
+   * server calls it once its input has ended, the exit hook again (a signal's exit). It never
+   * writes itself, so a lock held elsewhere cannot hold the exit longer than that.
+   */
+  synchronized void finish() {
+    if (!exiting) {
+      exiting = true;
+      finishing = System.nanoTime() + EXIT_WAIT_MILLIS * 1_000_000;
     }
-    long deadline = System.nanoTime() + EXIT_WAIT_MILLIS * 1_000_000;
-    synchronized (this) {
-      long left;
-      while (unwritten > 0 && (left = deadline - System.nanoTime()) > 0) {
-        try {
-          wait(Math.max(1, left / 1_000_000));
-        } catch (InterruptedException e) {
-          break;
-        }
+    long left;
+    while (unwritten > 0 && (left = finishing - System.nanoTime()) > 0) {
+      try {
+        wait(Math.max(1, left / 1_000_000));
+      } catch (InterruptedException e) {
+        break;
       }
-      if (unwritten > 0) {
-        System.err.println(
-            "notes-mcp: "
-                + unwritten
-                + (unwritten == 1 ? " call was" : " calls were")
-                + " not yet written to the audit log "
-                + EXIT_WAIT_MILLIS / 1000
-                + " s into the exit (the proposals folder's lock held elsewhere, or a slow"
-                + " disk), and will not be");
-      }
+    }
+    if (unwritten > 0 && !saidUnwritten) {
+      saidUnwritten = true;
+      System.err.println(
+          "notes-mcp: "
+              + unwritten
+              + (unwritten == 1 ? " call was" : " calls were")
+              + " not yet written to the audit log "
+              + EXIT_WAIT_MILLIS / 1000
+              + " s into the exit (the proposals folder's lock held elsewhere, or a slow"
+              + " disk), and will not be");
     }
   }
 

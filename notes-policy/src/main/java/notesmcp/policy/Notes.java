@@ -198,6 +198,17 @@ public final class Notes {
    * always null when proposals are kept in a folder.
    */
   /**
+   * Writes what the audit trail still holds unwritten, waiting at most a few seconds (docs/
+   * approvals.md, "The audit trail"); a serving process calls this once its input has ended, so
+   * that what it says on stderr comes before the process's last stderr is drained.
+   */
+  public void finishAuditLog() {
+    if (audit != null) {
+      audit.finish();
+    }
+  }
+
+  /**
    * Brings {@code search_notes}' index up to date now and keeps it, as the first search would
    * ({@code notes-mcp index}); returns how many notes were read and indexed. Counts no tool call.
    *

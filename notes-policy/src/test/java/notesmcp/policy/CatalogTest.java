@@ -311,6 +311,33 @@ class CatalogTest {
   }
 
   @Test
+  void theListingIsInCodePointOrderOnceANameFromUe000ToUffffJoinsNamesAboveUffff()
+      throws Exception {
+    Path root = root();
+    Files.createDirectory(root.resolve("\ud83d\udcdd Journal"));
+    for (String name : List.of("a.md", "\ud83d\ude00.md", "\ud83d\udcdd Journal/x.md", "b.md")) {
+      Files.writeString(root.resolve(name), "x");
+    }
+    Catalog catalog = catalog(root, markdown());
+    assertThat(all(catalog))
+        .containsExactly("a.md", "b.md", "\ud83d\udcdd Journal/x.md", "\ud83d\ude00.md");
+
+    Files.writeString(root.resolve("\uff21.md"), "x");
+    Files.writeString(root.resolve("\ud83d\udcdd Journal/\uff21.md"), "x");
+
+    assertThat(all(catalog))
+        .containsExactly(
+            "a.md",
+            "b.md",
+            "\uff21.md",
+            "\ud83d\udcdd Journal/x.md",
+            "\ud83d\udcdd Journal/\uff21.md",
+            "\ud83d\ude00.md");
+    assertThat(catalog.page("\ud83d\udcdd Journal", null).paths())
+        .containsExactly("\ud83d\udcdd Journal/x.md", "\ud83d\udcdd Journal/\uff21.md");
+  }
+
+  @Test
   void aListenerHearsOfANoteMadeWrittenAndRemovedFromTheWatcherThread() throws Exception {
     Path root = root();
     VaultNotesTest.write(root, "a/one.md", "x");
