@@ -108,8 +108,8 @@ public final class AuditLog {
             "notes-mcp-audit");
     writer.setDaemon(true);
     writer.start();
-    // At exit (a signal's too), what is unwritten is written: the log is never waited for while
-    // serving. A process killed outright loses at most the unwritten lines.
+    // At exit (a signal's too) the writer gets a bounded moment for what is unwritten: the log is
+    // never waited for while serving. A process killed outright loses at most the unwritten lines.
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(

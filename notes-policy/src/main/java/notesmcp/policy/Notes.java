@@ -194,11 +194,7 @@ public final class Notes {
   }
 
   /**
-   * The proposal waiting in memory for approval, if any (for the server's log, never for a client);
-   * always null when proposals are kept in a folder.
-   */
-  /**
-   * Writes what the audit trail still holds unwritten, waiting at most a few seconds (docs/
+   * Waits, at most 5 s, for the audit trail's writer to write every call recorded (docs/
    * approvals.md, "The audit trail"); a serving process calls this once its input has ended, so
    * that what it says on stderr comes before the process's last stderr is drained.
    */
@@ -221,6 +217,10 @@ public final class Notes {
     return search.refresh();
   }
 
+  /**
+   * The proposal waiting in memory for approval, if any (for the server's log, never for a client);
+   * always null when proposals are kept in a folder.
+   */
   public synchronized Proposal pending() {
     return kept.isEmpty() ? null : kept.get(0);
   }
