@@ -107,13 +107,23 @@ public final class JsonInput {
       '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'B', 'C', 'D', 'E', 'F'
     };
 
-    /** Which bytes a JSON string holds as they are: all but a quote, a backslash and controls. */
-    private static final boolean[] PLAIN = new boolean[256];
+    /**
+     * How each byte is written: 0, as it is; else after a backslash, this letter ({@code "}, {@code
+     * \\}, {@code b t n f r}) or {@code u} for {@code u00XX} (the other controls).
+     */
+    private static final byte[] ESCAPE = new byte[256];
 
     static {
-      for (int b = 0; b < 256; b++) {
-        PLAIN[b] = b >= 0x20 && b != '"' && b != '\\';
+      for (int b = 0; b < 0x20; b++) {
+        ESCAPE[b] = 'u';
       }
+      ESCAPE['"'] = '"';
+      ESCAPE['\\'] = '\\';
+      ESCAPE['\b'] = 'b';
+      ESCAPE['\t'] = 't';
+      ESCAPE['\n'] = 'n';
+      ESCAPE['\f'] = 'f';
+      ESCAPE['\r'] = 'r';
     }
 
     /**
@@ -126,7 +136,7 @@ public final class JsonInput {
       int i = from;
       while (i < to) {
         int run = i;
-        while (i < to && PLAIN[bytes[i] & 0xff]) {
+        while (i < to && ESCAPE[bytes[i] & 0xff] == 0) {
           i++;
         }
         System.arraycopy(bytes, run, out, at, i - run);
@@ -135,33 +145,14 @@ public final class JsonInput {
           break;
         }
         byte b = bytes[i++];
+        byte letter = ESCAPE[b];
         out[at++] = '\\';
-        switch (b) {
-          case '"':
-          case '\\':
-            out[at++] = b;
-            break;
-          case '\b':
-            out[at++] = 'b';
-            break;
-          case '\t':
-            out[at++] = 't';
-            break;
-          case '\n':
-            out[at++] = 'n';
-            break;
-          case '\f':
-            out[at++] = 'f';
-            break;
-          case '\r':
-            out[at++] = 'r';
-            break;
-          default:
-            out[at++] = 'u';
-            out[at++] = '0';
-            out[at++] = '0';
-            out[at++] = HEX[b >> 4];
-            out[at++] = HEX[b & 0xf];
+        out[at++] = letter;
+        if (letter == 'u') {
+          out[at++] = '0';
+          out[at++] = '0';
+          out[at++] = HEX[b >> 4];
+          out[at++] = HEX[b & 0xf];
         }
       }
       return at;
