@@ -1,7 +1,12 @@
 package notesmcp.app;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,17 +27,25 @@ import notesmcp.policy.Workspace.ReadRule;
  * read_note}. A server whose first search finds no kept index runs this mode as a child process, so
  * that the build runs with the JVM's optimizing compiler on every core (docs/behaviour.md,
  * "search_notes"); a person may run it too, to have the first search ready. Writes nothing on
- * stdout.
+ * stdout, but with {@link #FIRST_SEARCH}.
+ *
+ * <p>{@code -first-search}: the server's first search is answered before the build. The query comes
+ * on stdin and its ranking, by a scan of every note, goes to stdout before the index is built (as
+ * {@link NoteSearch.Exchange} writes them); an empty stdin asks for none.
  */
 final class IndexCommand {
   /** The first word of the command line that selects this mode. */
   static final String WORD = "index";
 
+  /** The flag of a server's child: a first query on stdin, answered on stdout before the build. */
+  static final String FIRST_SEARCH = "-first-search";
+
   private IndexCommand() {}
 
-  static int run(String[] args, PrintStream err, Seams seams) {
+  static int run(String[] args, InputStream in, OutputStream out, PrintStream err, Seams seams) {
     List<String> words = new ArrayList<>(List.of("-serve"));
     words.addAll(List.of(args));
+    boolean firstSearch = words.remove(FIRST_SEARCH);
     Options options;
     try {
       for (String word : args) {
@@ -87,6 +100,9 @@ final class IndexCommand {
             .withSearch(new SearchModule(err, null));
     long start = System.nanoTime();
     try {
+      if (firstSearch) {
+        answerFirstSearch(notes, in, out, err);
+      }
       int indexed = notes.refreshSearchIndex();
       err.println(
           "notes-mcp: search index of "
@@ -100,6 +116,45 @@ final class IndexCommand {
     } catch (NoteSearch.Refused e) {
       err.println("notes-mcp: index: " + e.getMessage());
       return ExitCode.SERVER_FAILURE.code;
+    }
+  }
+
+  /**
+   * Reads the query (three lines: the query, {@code -} or {@code =} and the folder, the count) and
+   * writes its ranking by a scan, or {@code many}; nothing for an empty stdin. A query the scan
+   * refuses is answered {@code many}: the server then asks the index, which refuses it in words.
+   */
+  private static void answerFirstSearch(
+      Notes notes, InputStream in, OutputStream out, PrintStream err) {
+    String answer;
+    try {
+      BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+      String query = lines.readLine();
+      String folder = lines.readLine();
+      String count = lines.readLine();
+      if (query == null) {
+        return;
+      }
+      if (folder == null || count == null || !(folder.equals("-") || folder.startsWith("="))) {
+        err.println("notes-mcp: index: the first search's query is incomplete; building only");
+        answer = "many\n";
+      } else {
+        List<NoteSearch.Ranked> ranked =
+            notes.scanForSearch(
+                NoteSearch.Exchange.decode(query),
+                folder.equals("-") ? null : NoteSearch.Exchange.decode(folder.substring(1)),
+                Integer.parseInt(count));
+        answer = NoteSearch.Exchange.write(ranked);
+      }
+    } catch (IOException | RuntimeException | NoteSearch.Refused e) {
+      err.println("notes-mcp: index: the first search was not answered (" + e.getMessage() + ")");
+      answer = "many\n";
+    }
+    try {
+      out.write(answer.getBytes(StandardCharsets.UTF_8));
+      out.flush();
+    } catch (IOException e) {
+      err.println("notes-mcp: index: the first search's answer could not be written");
     }
   }
 }

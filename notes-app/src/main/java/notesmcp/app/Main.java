@@ -74,7 +74,7 @@ public final class Main {
       return ChatModule.run(Arrays.copyOfRange(args, 1, args.length), in, out, err);
     }
     if (args.length > 0 && args[0].equals(IndexCommand.WORD)) {
-      return IndexCommand.run(Arrays.copyOfRange(args, 1, args.length), err, seams);
+      return IndexCommand.run(Arrays.copyOfRange(args, 1, args.length), in, out, err, seams);
     }
     Options options;
     try {

@@ -38,7 +38,8 @@ final class SearchModule implements NoteSearch.Factory {
   /**
    * The child JVM's settings for {@code notes-mcp index}: the JVM's default compilers (the server
    * runs C1 only, for its start-up; an index build is minutes of C1 code and seconds of C2's), and
-   * a bounded heap. Its output goes to this server's log; stdout is discarded.
+   * a bounded heap. Its stderr goes to this server's log; its stdin and stdout carry the first
+   * query and its ranking ({@code -first-search}).
    */
   private static final List<String> CHILD_FLAGS =
       List.of(
@@ -64,9 +65,9 @@ final class SearchModule implements NoteSearch.Factory {
   }
 
   /**
-   * {@code java ... notesmcp.app.Main index -root W -policy F} with this JVM's runtime and class
-   * path, or null when this runtime has no {@code java} to start (then the engine builds in this
-   * process).
+   * {@code java ... notesmcp.app.Main index -first-search -root W -policy F} with this JVM's
+   * runtime and class path, or null when this runtime has no {@code java} to start (then the engine
+   * builds in this process).
    */
   private List<String> childCommand() {
     if (options == null || options.policyFile() == null) {
@@ -84,6 +85,7 @@ final class SearchModule implements NoteSearch.Factory {
     command.add(classPath);
     command.add(Main.class.getName());
     command.add(IndexCommand.WORD);
+    command.add(IndexCommand.FIRST_SEARCH);
     command.add("-root");
     command.add(options.root().toString());
     command.add("-policy");

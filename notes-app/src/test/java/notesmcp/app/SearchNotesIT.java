@@ -148,15 +148,81 @@ class SearchNotesIT {
   }
 
   @Test
-  void aFirstEverSearchHasTheIndexBuiltByTheIndexModeInAChildProcess() throws Exception {
+  void aFirstEverSearchIsAnsweredByTheChildsScanWithTheHitsTheIndexItBuildsAfterwardGives()
+      throws Exception {
+    String[] queries = {
+      "{\"query\":\"zorblax\"}", "{\"query\":\"\\\"paper kite\\\"\"}", "{\"query\":\"cafe zurich\"}"
+    };
+    for (String query : queries) {
+      Path fresh = Files.createDirectories(dir.resolve("fresh-" + query.hashCode()));
+      try (WireServer server =
+          WireServer.start(
+                  root, Map.of("XDG_CACHE_HOME", fresh.toString()), "-policy", policy.toString())
+              .patient(java.time.Duration.ofSeconds(120))) {
+        // The first: ranked by the child's scan before it builds. The second waits for the index.
+        String scanned = WireServer.text(server.call("search_notes", query));
+        String indexed = WireServer.text(server.call("search_notes", query));
+        assertThat(scanned).as(query).isEqualTo(indexed).contains("\"path\"");
+        server.closeInputAndWait();
+        assertThat(server.stderr())
+            .contains("notes-mcp: search: the first search ranked by a scan in")
+            .contains("up to date: " + NOTES + " notes read and indexed in")
+            .contains("notes-mcp: search: index built by a child process in");
+      }
+    }
     try (WireServer server = server()) {
       assertThat(paths(hits(server, "{\"query\":\"zorblax\"}")))
           .containsExactlyInAnyOrder("note-00.md", "note-01.md", "note-03.md");
-      server.closeInputAndWait();
-      assertThat(server.stderr())
-          .contains("up to date: " + NOTES + " notes read and indexed in")
-          .contains("notes-mcp: search: index built by a child process in");
     }
+  }
+
+  @Test
+  void aServerThatExitsWhileItsChildStillBuildsLeavesItToKeepTheIndexAndEndByItself()
+      throws Exception {
+    // Enough text that the build outlasts the first answer: 2,000 notes of about 24 KiB.
+    Path big = Files.createDirectory(dir.resolve("big"));
+    java.util.Random random = new java.util.Random(7);
+    String[] words = {"kite", "paper", "wind", "river", "stone", "garden", "lamp", "north"};
+    for (int n = 0; n < 2000; n++) {
+      StringBuilder text = new StringBuilder(n == 1234 ? "the quixotic plan\n" : "");
+      while (text.length() < 24_000) {
+        text.append(words[random.nextInt(words.length)]).append(random.nextInt(1000)).append(' ');
+      }
+      Files.writeString(big.resolve("n" + n + ".md"), text);
+    }
+    Path bigPolicy = dir.resolve("big-policy.json");
+    Files.writeString(bigPolicy, "{\"readable\":[\"*.md\"],\"maxNoteBytes\":65536}");
+    String child = " index -first-search -root " + big.toRealPath();
+    try (WireServer server =
+        WireServer.start(
+                big, Map.of("XDG_CACHE_HOME", cache.toString()), "-policy", bigPolicy.toString())
+            .patient(java.time.Duration.ofSeconds(120))) {
+      assertThat(paths(hits(server, "{\"query\":\"quixotic\"}"))).containsExactly("n1234.md");
+      assertThat(children(child)).as("the child building the index").isNotEmpty();
+      server.closeInputAndWait();
+      assertThat(server.stderr()).doesNotContain("index built by a child process");
+    }
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    while (!children(child).isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(children(child)).as("index builds left running after a minute").isEmpty();
+    assertThat(hasSegments(cache.resolve("notes-mcp").resolve("search"))).isTrue();
+    try (WireServer server =
+        WireServer.start(
+                big, Map.of("XDG_CACHE_HOME", cache.toString()), "-policy", bigPolicy.toString())
+            .patient(java.time.Duration.ofSeconds(120))) {
+      assertThat(paths(hits(server, "{\"query\":\"quixotic\"}"))).containsExactly("n1234.md");
+      server.closeInputAndWait();
+      assertThat(server.stderr()).doesNotContain("indexed").doesNotContain("child process");
+    }
+  }
+
+  /** The live processes whose command line holds {@code part}. */
+  private static List<ProcessHandle> children(String part) {
+    return ProcessHandle.allProcesses()
+        .filter(p -> p.isAlive() && p.info().commandLine().map(c -> c.contains(part)).orElse(false))
+        .toList();
   }
 
   @Test

@@ -1,5 +1,11 @@
 package notesmcp.policy;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -24,6 +30,84 @@ public interface NoteSearch {
    * indexed.
    */
   int refresh() throws Refused;
+
+  /**
+   * The best {@code count} notes for one query, found by reading every note once without an index
+   * and scored as an index of exactly those notes would score them; null when more notes match than
+   * a scan ranks within its bounds (then only an index can). What {@code notes-mcp index
+   * -first-search} answers before it builds a first-ever index (docs/behaviour.md, "search_notes").
+   * The default: an engine that cannot scan.
+   */
+  default List<Ranked> scan(String query, String folder, int count) throws Refused {
+    throw new Refused("this search engine cannot scan");
+  }
+
+  /** A note as a scan ranked it: its path and its score before rounding. */
+  record Ranked(String path, float score) {}
+
+  /**
+   * How a server's first query reaches its index build in a child process, and how the child's scan
+   * ranking comes back (docs/behaviour.md, "search_notes"). One line each, in UTF-8: on the child's
+   * stdin the query, the folder ({@code -} for none, else {@code =} and the folder) and the count
+   * wanted, the two strings URL-encoded (so a line break in a query stays in its line), or nothing
+   * for a build without a query; on its stdout {@code many} (too many matches to rank), or {@code
+   * ranked N} and N lines of a score (a float's bits in hex), a tab and a path. A path from the
+   * child only names a candidate: the server reads it again through its own policy.
+   */
+  final class Exchange {
+    private Exchange() {}
+
+    /** The child's ranking; null for {@code many} or when it ends without one. */
+    public static List<Ranked> read(BufferedReader out, int count) throws IOException {
+      String head = out.readLine();
+      if (head == null || head.equals("many")) {
+        return null;
+      }
+      if (!head.startsWith("ranked ")) {
+        throw new IOException("it begins with neither many nor ranked");
+      }
+      int n = Integer.parseInt(head.substring("ranked ".length()));
+      if (n < 0 || n > count) {
+        throw new IOException("it ranks " + n + " notes, not at most " + count);
+      }
+      List<Ranked> ranked = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        String line = out.readLine();
+        int tab = line == null ? -1 : line.indexOf('\t');
+        if (tab < 0) {
+          throw new IOException("it ends within its ranking");
+        }
+        float score = Float.intBitsToFloat(Integer.parseUnsignedInt(line.substring(0, tab), 16));
+        ranked.add(new Ranked(line.substring(tab + 1), score));
+      }
+      return ranked;
+    }
+
+    /**
+     * What the child writes for its ranking (see the class comment); the inverse of {@link #read}.
+     */
+    public static String write(List<Ranked> ranked) {
+      if (ranked == null) {
+        return "many\n";
+      }
+      StringBuilder text = new StringBuilder("ranked ").append(ranked.size()).append('\n');
+      for (Ranked r : ranked) {
+        text.append(Integer.toHexString(Float.floatToIntBits(r.score())))
+            .append('\t')
+            .append(r.path())
+            .append('\n');
+      }
+      return text.toString();
+    }
+
+    public static String encode(String text) {
+      return URLEncoder.encode(text, StandardCharsets.UTF_8);
+    }
+
+    public static String decode(String line) {
+      return URLDecoder.decode(line, StandardCharsets.UTF_8);
+    }
+  }
 
   /** One hit; {@code score} is already rounded (see the engine), {@code snippet} plain text. */
   record Hit(String path, double score, String snippet) {}

@@ -218,6 +218,20 @@ public final class Notes {
   }
 
   /**
+   * The best {@code count} notes for one query by a scan of every note, without the index ({@code
+   * notes-mcp index -first-search}; see {@link NoteSearch#scan}). Counts no tool call.
+   *
+   * @throws IllegalStateException when search is not offered
+   */
+  public List<NoteSearch.Ranked> scanForSearch(String query, String folder, int count)
+      throws NoteSearch.Refused {
+    if (search == null) {
+      throw new IllegalStateException("search_notes is not offered");
+    }
+    return search.scan(query, folder, count);
+  }
+
+  /**
    * The proposal waiting in memory for approval, if any (for the server's log, never for a client);
    * always null when proposals are kept in a folder.
    */

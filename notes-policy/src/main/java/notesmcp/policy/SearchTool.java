@@ -102,6 +102,10 @@ final class SearchTool {
     return engine().refresh();
   }
 
+  List<NoteSearch.Ranked> scan(String query, String folder, int count) throws NoteSearch.Refused {
+    return engine().scan(query, folder, count);
+  }
+
   private synchronized NoteSearch engine() throws NoteSearch.Refused {
     if (engine == null) {
       engine = factory.open(corpus);

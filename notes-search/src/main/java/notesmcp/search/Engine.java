@@ -212,10 +212,10 @@ public final class Engine implements NoteSearch {
 
   static Engine open(NoteSearch.Corpus corpus, Map<String, String> environment, PrintStream log)
       throws Refused {
-    return open(corpus, environment, log, null);
+    return (Engine) open(corpus, environment, log, null);
   }
 
-  static Engine open(
+  static NoteSearch open(
       NoteSearch.Corpus corpus,
       Map<String, String> environment,
       PrintStream log,
@@ -225,8 +225,14 @@ public final class Engine implements NoteSearch {
         IndexFolder.choose(
             environment, corpus.key(), corpus.root(), IndexFolder.identityOf(corpus.root()), log);
     if (folder != null && builder != null && !hasIndex(folder)) {
-      ChildBuild.run(builder, log);
+      return new FirstSearch(corpus, log, builder, () -> openAt(folder, corpus, log));
     }
+    return openAt(folder, corpus, log);
+  }
+
+  /** The engine over the index kept in {@code folder}, or in memory when it is null or unusable. */
+  private static Engine openAt(Path folder, NoteSearch.Corpus corpus, PrintStream log)
+      throws Refused {
     if (folder != null) {
       try {
         return new Engine(corpus, log, new NIOFSDirectory(folder), folder.toString()).begun();
@@ -359,6 +365,49 @@ public final class Engine implements NoteSearch {
     }
   }
 
+  @Override
+  public List<Ranked> scan(String text, String folder, int count) throws Refused {
+    SearchQuery query = SearchQuery.parse(text);
+    try {
+      return Scan.rank(corpus, query, folder, count);
+    } catch (IOException | RuntimeException e) {
+      log.println("notes-mcp: search: the scan failed: " + e);
+      throw new Refused("search failed: the notes could not be read; try again");
+    }
+  }
+
+  /**
+   * The hits among notes a scan ranked ({@link #scan}, in another process): each read again now and
+   * matched, as {@link #collect} does with the index's candidates, within the same budget.
+   */
+  static List<Hit> verified(
+      NoteSearch.Corpus corpus, SearchQuery query, List<Ranked> ranked, int limit) {
+    List<Hit> hits = new ArrayList<>();
+    int budget = limit + EXTRA_CANDIDATES;
+    for (Ranked candidate : ranked) {
+      if (budget-- == 0) {
+        break;
+      }
+      double score = Math.round(candidate.score() * ROUNDING) / ROUNDING;
+      if (hits.size() >= limit && score < hits.get(limit - 1).score()) {
+        break; // past the last score that can still take a place
+      }
+      Note note = corpus.read(candidate.path());
+      SearchQuery.Match match =
+          note == null ? null : query.matchIn(note.text(), nameOf(candidate.path()));
+      if (match != null) {
+        hits.add(new Hit(candidate.path(), score, Snippets.around(note.text(), match)));
+      }
+    }
+    return best(hits, limit);
+  }
+
+  private static List<Hit> best(List<Hit> hits, int limit) {
+    hits.sort(
+        Comparator.comparingDouble(Hit::score).reversed().thenComparing(Hit::path, CODE_POINTS));
+    return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : List.copyOf(hits);
+  }
+
   private List<Hit> collect(SearchQuery query, Query lucene, int limit) throws IOException {
     Sort order = new Sort(SortField.FIELD_SCORE, new SortField(PATH, SortField.Type.STRING));
     List<Hit> hits = new ArrayList<>();
@@ -407,9 +456,7 @@ public final class Engine implements NoteSearch {
       searchers.maybeRefresh();
       scheduleCommit();
     }
-    hits.sort(
-        Comparator.comparingDouble(Hit::score).reversed().thenComparing(Hit::path, CODE_POINTS));
-    return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : List.copyOf(hits);
+    return best(hits, limit);
   }
 
   /**
@@ -559,7 +606,7 @@ public final class Engine implements NoteSearch {
     }
   }
 
-  private static Document document(String path, Note note) {
+  static Document document(String path, Note note) {
     Document doc = new Document();
     doc.add(new StringField(PATH, path, Field.Store.YES));
     doc.add(new SortedDocValuesField(PATH, new BytesRef(path)));
@@ -625,78 +672,6 @@ public final class Engine implements NoteSearch {
     searchers.close();
     writer.rollback();
     directory.close();
-  }
-
-  /**
-   * A first-ever index built by {@code notes-mcp index} in a child JVM: the server runs C1 only,
-   * for its start-up, and an index build is most of a minute of C1's code against seconds of the
-   * optimizing compiler's, on both cores (BENCHMARKS.md, "Vault and search"). The child reads the
-   * notes through the same policy file and careful read, writes the same kept index and exits; the
-   * server then opens it and reads only what changed since. Its stderr is copied into this server's
-   * log line by line (never blocking on a stderr nobody reads); its stdout is discarded. If it
-   * fails or outlasts {@link #LIMIT_MINUTES}, the server builds the index itself.
-   */
-  static final class ChildBuild {
-    static final long LIMIT_MINUTES = 30;
-
-    private ChildBuild() {}
-
-    static boolean run(List<String> command, PrintStream log) {
-      long start = System.nanoTime();
-      Process child;
-      try {
-        child =
-            new ProcessBuilder(command)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.PIPE)
-                .start();
-        child.getOutputStream().close();
-      } catch (IOException e) {
-        log.println("notes-mcp: search: could not start the index build (" + e.getMessage() + ")");
-        return false;
-      }
-      Thread copier =
-          new Thread(
-              () -> {
-                try (java.io.BufferedReader lines =
-                    new java.io.BufferedReader(
-                        new java.io.InputStreamReader(
-                            child.getErrorStream(), java.nio.charset.StandardCharsets.UTF_8))) {
-                  for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                    log.println(line);
-                  }
-                } catch (IOException e) {
-                  // the child is gone: nothing more to copy
-                }
-              },
-              "notes-mcp search index log");
-      copier.setDaemon(true);
-      copier.start();
-      try {
-        if (!child.waitFor(LIMIT_MINUTES, TimeUnit.MINUTES)) {
-          child.destroyForcibly();
-          log.println("notes-mcp: search: the index build took too long; building in this server");
-          return false;
-        }
-        copier.join(TimeUnit.SECONDS.toMillis(5));
-      } catch (InterruptedException e) {
-        child.destroyForcibly();
-        Thread.currentThread().interrupt();
-        return false;
-      }
-      if (child.exitValue() != 0) {
-        log.println(
-            "notes-mcp: search: the index build exited with "
-                + child.exitValue()
-                + "; building in this server");
-        return false;
-      }
-      log.println(
-          "notes-mcp: search: index built by a child process in "
-              + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)
-              + " ms");
-      return true;
-    }
   }
 
   static int compareCodePoints(String a, String b) {
