@@ -16,7 +16,14 @@ import notesmcp.policy.NoteSearch.Ranked;
 import org.apache.lucene.analysis.CharArrayMap;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.SortedDocValuesField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.FieldInvertState;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.Term;
@@ -29,28 +36,34 @@ import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TermStatistics;
 import org.apache.lucene.search.TopFieldDocs;
+import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.search.similarities.Similarity;
 import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.SmallFloat;
 
 /**
  * One query answered by reading every note once, without an index: what a first-ever search answers
  * with while its index is still being built (docs/behaviour.md, "search_notes"). Each note is read
  * through the corpus (the careful read) and split into words by the index's own analyzer; the scan
- * counts what the index's scoring needs (per field: the notes with words, all words; per query
- * word: the notes holding it, its occurrences) and keeps the notes that match. Those alone are put
- * in an index in memory, and searched with the counts of the whole corpus in place of the small
- * index's own: so each score is the score the index of every note would give (BM25 needs only those
- * counts and the note's own length, which Lucene keeps per note). {@code ScanTest} compares the two
- * on generated corpora.
+ * counts what the index's scoring needs (per field: the notes with words, all their words; per
+ * query word: the notes holding it, its occurrences) and keeps, of each matching note, its length
+ * in words and where the query's words stand in it. Those notes alone are put in an index in
+ * memory, each holding only the query's words at their own positions and the length of its whole
+ * text (the norm), and searched with the counts of the whole corpus in place of the small index's
+ * own: BM25 reads nothing else, so each score is the one the index of every note gives. {@code
+ * ScanTest} compares the two to the last bit on generated corpora.
  *
- * <p>Bounded: at most {@link #MAX_MATCHES} matching notes and {@link #MAX_MATCHED_CHARS} of their
- * text are kept; beyond either the scan gives up (null) and the caller waits for the index.
+ * <p>Bounded: the notes are read one at a time per thread (two threads), and at most {@link
+ * #MAX_POSITIONS} positions of query words are kept over all matching notes; beyond that the scan
+ * gives up (null) and the caller waits for the index.
  */
 final class Scan {
-  /** The most matching notes a scan ranks; a query matching more waits for the index. */
-  static final int MAX_MATCHES = 2_000;
-
-  /** The most characters of matching notes a scan holds in memory (two bytes each). */
-  static final long MAX_MATCHED_CHARS = 32L << 20;
+  /**
+   * The most positions of query words a scan keeps over all its matching notes (eight bytes each):
+   * a query of common words in a large vault waits for the index beyond this.
+   */
+  static final int MAX_POSITIONS = 4 << 20;
 
   private static final String[] FIELDS = {Engine.TEXT, Engine.NAME};
 
@@ -64,8 +77,14 @@ final class Scan {
   /** The same, looked up by a word's characters without making a string of them. */
   private final CharArrayMap<Integer> wordIds;
 
-  private Scan(NoteSearch.Corpus corpus, SearchQuery query, String folder) {
+  /** The same, by number. */
+  private final List<String> wordList;
+
+  private final int maxPositions;
+
+  private Scan(NoteSearch.Corpus corpus, SearchQuery query, String folder, int maxPositions) {
     this.corpus = corpus;
+    this.maxPositions = maxPositions;
     this.query = query;
     this.folder = folder;
     for (List<String> clause : query.clauses()) {
@@ -75,12 +94,20 @@ final class Scan {
     }
     wordIds = new CharArrayMap<>(words.size(), false);
     words.forEach(wordIds::put);
+    wordList = List.copyOf(words.keySet());
   }
 
   /** The best {@code count} notes, by score then path; null when too many match. */
   static List<Ranked> rank(NoteSearch.Corpus corpus, SearchQuery query, String folder, int count)
       throws IOException {
-    return new Scan(corpus, query, folder).rank(count);
+    return rank(corpus, query, folder, count, MAX_POSITIONS);
+  }
+
+  /** As above, keeping at most {@code maxPositions} positions (tests). */
+  static List<Ranked> rank(
+      NoteSearch.Corpus corpus, SearchQuery query, String folder, int count, int maxPositions)
+      throws IOException {
+    return new Scan(corpus, query, folder, maxPositions).rank(count);
   }
 
   private List<Ranked> rank(int count) throws IOException {
@@ -91,10 +118,13 @@ final class Scan {
     if (all.matches.isEmpty()) {
       return List.of();
     }
+    KnownLength lengths = new KnownLength();
+    IndexWriterConfig config = new IndexWriterConfig(Folding.ANALYZER).setSimilarity(lengths);
     try (ByteBuffersDirectory directory = new ByteBuffersDirectory();
-        IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig(Folding.ANALYZER))) {
-      for (Map.Entry<String, Note> match : all.matches.entrySet()) {
-        writer.addDocument(Engine.document(match.getKey(), match.getValue()));
+        IndexWriter writer = new IndexWriter(directory, config)) {
+      for (Match match : all.matches) {
+        lengths.text = match.textLength;
+        writer.addDocument(document(match));
       }
       writer.commit();
       try (DirectoryReader reader = DirectoryReader.open(directory)) {
@@ -117,6 +147,26 @@ final class Scan {
         return ranked;
       }
     }
+  }
+
+  /**
+   * A matching note as the index would hold it for this query: its path, folders and name as {@link
+   * Engine#document} writes them, and a text of only the query's words at their positions.
+   */
+  private Document document(Match match) {
+    Document doc = new Document();
+    doc.add(new StringField(Engine.PATH, match.path, Field.Store.YES));
+    doc.add(new SortedDocValuesField(Engine.PATH, new BytesRef(match.path)));
+    for (int slash = match.path.indexOf('/');
+        slash > 0;
+        slash = match.path.indexOf('/', slash + 1)) {
+      doc.add(new StringField(Engine.FOLDER, match.path.substring(0, slash), Field.Store.NO));
+    }
+    doc.add(new TextField(Engine.NAME, Engine.nameOf(match.path), Field.Store.NO));
+    if (match.positions.length > 0) {
+      doc.add(new Field(Engine.TEXT, new QueryWords(match.positions), TextField.TYPE_NOT_STORED));
+    }
+    return doc;
   }
 
   /** The counts over {@code notes}, on two threads when there are many. */
@@ -180,8 +230,8 @@ final class Scan {
     }
     tally.notes++;
     String name = Engine.nameOf(path);
-    int[] inText = tally.count(0, note.text(), wordIds);
-    int[] inName = tally.count(1, name, wordIds);
+    int[] inText = tally.count(0, note.text());
+    int[] inName = tally.count(1, name);
     for (List<String> clause : query.clauses()) {
       if (!holdsAll(inText, clause) && !holdsAll(inName, clause)) {
         return true; // a clause's word is missing: no match, and nothing more to count
@@ -190,15 +240,14 @@ final class Scan {
     if (folder != null && !path.startsWith(folder + "/")) {
       return true;
     }
-    if (query.matchIn(note.text(), name) == null) {
-      return true;
-    }
-    tally.matchedChars += note.text().length();
-    if (tally.matches.size() >= MAX_MATCHES || tally.matchedChars > MAX_MATCHED_CHARS) {
+    // Whether its phrases stand in order is the small index's to say, as the whole one's would.
+    tally.kept += tally.found;
+    if (tally.kept > maxPositions) {
       tally.tooMany = true;
       return false;
     }
-    tally.matches.put(path, note);
+    tally.matches.add(
+        new Match(path, tally.textLength, Arrays.copyOf(tally.positions, tally.found * 2)));
     return true;
   }
 
@@ -211,17 +260,26 @@ final class Scan {
     return true;
   }
 
+  /** A matching note: its path, its text's length in words, and (word, position) pairs. */
+  private record Match(String path, int textLength, int[] positions) {}
+
   /** What one thread counted; merged at the end. */
-  private static final class Tally {
+  private final class Tally {
     long notes;
     final long[] withWords = new long[FIELDS.length];
     final long[] length = new long[FIELDS.length];
     final long[][] docFreq;
     final long[][] totalFreq;
-    final Map<String, Note> matches = new LinkedHashMap<>();
-    long matchedChars;
+    final List<Match> matches = new ArrayList<>();
+    long kept;
     boolean tooMany;
     private final int[][] counts;
+
+    /** The last text counted: its length in words, its query words' (word, position) pairs. */
+    int textLength;
+
+    int[] positions = new int[64];
+    int found;
 
     Tally(int words) {
       docFreq = new long[FIELDS.length][words];
@@ -231,23 +289,38 @@ final class Scan {
 
     /**
      * Counts {@code text}'s words for field {@code f}; returns how often each query word occurs in
-     * it (the field's array, reused for the next note).
+     * it (the field's array, reused for the next note). For the text, also where they stand.
      */
-    int[] count(int f, String text, CharArrayMap<Integer> words) throws IOException {
+    int[] count(int f, String text) throws IOException {
       int[] counts = this.counts[f];
       Arrays.fill(counts, 0);
-      long n = 0;
+      boolean isText = f == 0;
+      if (isText) {
+        found = 0;
+      }
+      int n = 0;
       try (TokenStream stream = Folding.ANALYZER.tokenStream(FIELDS[f], text)) {
         CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
         stream.reset();
         while (stream.incrementToken()) {
-          n++;
-          Integer id = words.get(term.buffer(), 0, term.length());
+          Integer id = wordIds.get(term.buffer(), 0, term.length());
           if (id != null) {
             counts[id]++;
+            if (isText) {
+              if (found * 2 == positions.length) {
+                positions = Arrays.copyOf(positions, positions.length * 2);
+              }
+              positions[found * 2] = id;
+              positions[found * 2 + 1] = n;
+              found++;
+            }
           }
+          n++;
         }
         stream.end();
+      }
+      if (isText) {
+        textLength = n;
       }
       if (n > 0) {
         withWords[f]++;
@@ -272,9 +345,70 @@ final class Scan {
           totalFreq[f][w] += other.totalFreq[f][w];
         }
       }
-      matches.putAll(other.matches);
-      matchedChars += other.matchedChars;
-      tooMany |= other.tooMany || matches.size() > MAX_MATCHES || matchedChars > MAX_MATCHED_CHARS;
+      matches.addAll(other.matches);
+      kept += other.kept;
+      tooMany |= other.tooMany || kept > maxPositions;
+    }
+  }
+
+  /**
+   * A note's text as only the query's words, each at its position in the whole text: what the
+   * index's postings hold of that note for this query (frequencies, and positions for phrases).
+   */
+  private final class QueryWords extends TokenStream {
+    private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
+    private final PositionIncrementAttribute increment =
+        addAttribute(PositionIncrementAttribute.class);
+    private final int[] positions;
+    private int next;
+    private int last = -1;
+
+    QueryWords(int[] positions) {
+      this.positions = positions;
+    }
+
+    @Override
+    public boolean incrementToken() {
+      if (next * 2 >= positions.length) {
+        return false;
+      }
+      clearAttributes();
+      int position = positions[next * 2 + 1];
+      term.setEmpty().append(wordList.get(positions[next * 2]));
+      increment.setPositionIncrement(position - last);
+      last = position;
+      next++;
+      return true;
+    }
+
+    @Override
+    public void reset() throws IOException {
+      super.reset();
+      next = 0;
+      last = -1;
+    }
+  }
+
+  /**
+   * BM25's norms, with the text's taken from the whole text's length ({@link #text}, set before
+   * each note is added) rather than from the query's words that stand for it: Lucene's own norm of
+   * a field of that many words (no word of the analyzer ever shares a position).
+   */
+  private static final class KnownLength extends Similarity {
+    private final BM25Similarity bm25 = new BM25Similarity();
+    int text;
+
+    @Override
+    public long computeNorm(FieldInvertState state) {
+      return state.getName().equals(Engine.TEXT)
+          ? SmallFloat.intToByte4(text)
+          : bm25.computeNorm(state);
+    }
+
+    @Override
+    public SimScorer scorer(
+        float boost, CollectionStatistics collectionStats, TermStatistics... termStats) {
+      return bm25.scorer(boost, collectionStats, termStats);
     }
   }
 

@@ -89,6 +89,9 @@ class ScanTest {
         Files.list(cache.resolve("notes-mcp").resolve("search")).findFirst().orElseThrow();
     String[][] queries = {
       {"kite", null},
+      {"the", null},
+      {"a of the", null},
+      {"\"the a\" kite", null},
       {"cafe", null},
       {"CAFÉ string", null},
       {"creme brulee", null},
@@ -125,18 +128,22 @@ class ScanTest {
   }
 
   @Test
-  void aScanGivesUpWhenMoreNotesMatchThanItRanks() throws Exception {
+  void aScanRanksAWordEveryNoteHoldsAndGivesUpOnlyPastItsBoundOnPositions() throws Exception {
     Path root = Files.createDirectories(dir.resolve("many"));
-    for (int n = 0; n <= Scan.MAX_MATCHES; n++) {
-      Files.writeString(root.resolve("kite " + n + ".md"), n % 2 == 0 ? "a kite" : "wind");
+    for (int n = 0; n < 300; n++) {
+      Files.writeString(root.resolve("kite " + n + ".md"), "a kite, the wind; ".repeat(1 + n % 7));
     }
     FolderCorpus corpus = new FolderCorpus(root, 65536);
-    // Every note's name holds "kite": all match.
-    assertThat(Scan.rank(corpus, SearchQuery.parse("kite"), null, 30)).isNull();
-    // Half of them hold "kite" in the text and none "wind" in the name: under the bound.
-    List<Ranked> wind = Scan.rank(corpus, SearchQuery.parse("wind"), null, 30);
-    assertThat(wind).hasSize(30);
-    assertThat(wind.get(0).path()).isEqualTo("kite 1.md");
+    // Every note holds "the" (1 to 7 times) and "kite" in its name.
+    List<Ranked> the = Scan.rank(corpus, SearchQuery.parse("the"), null, 30);
+    assertThat(the).hasSize(30);
+    for (int i = 1; i < the.size(); i++) {
+      assertThat(the.get(i).score()).isLessThanOrEqualTo(the.get(i - 1).score());
+    }
+    assertThat(Scan.rank(corpus, SearchQuery.parse("the kite"), null, 30)).hasSize(30);
+    // 1,197 positions of "the" in all: kept under a bound of 1,197, not under one of 1,196.
+    assertThat(Scan.rank(corpus, SearchQuery.parse("the"), null, 30, 1197)).hasSize(30);
+    assertThat(Scan.rank(corpus, SearchQuery.parse("the"), null, 30, 1196)).isNull();
   }
 
   @Test
