@@ -120,9 +120,10 @@ final class IndexCommand {
   }
 
   /**
-   * Reads the query (three lines: the query, {@code -} or {@code =} and the folder, the count) and
-   * writes its ranking by a scan, or {@code many}; nothing for an empty stdin. A query the scan
-   * refuses is answered {@code many}: the server then asks the index, which refuses it in words.
+   * Reads the query (three lines: the query, {@code -} or {@code =} and the folder, the count, 1 to
+   * 999) and writes its ranking by a scan, or {@code many}; nothing for an empty stdin. A query the
+   * scan refuses is answered {@code many}: the server then asks the index, which refuses it in
+   * words.
    */
   private static void answerFirstSearch(
       Notes notes, InputStream in, OutputStream out, PrintStream err) {
@@ -135,7 +136,10 @@ final class IndexCommand {
       if (query == null) {
         return;
       }
-      if (folder == null || count == null || !(folder.equals("-") || folder.startsWith("="))) {
+      if (folder == null
+          || count == null
+          || !(folder.equals("-") || folder.startsWith("="))
+          || !count.matches("[1-9][0-9]{0,2}")) {
         err.println("notes-mcp: index: the first search's query is incomplete; building only");
         answer = "many\n";
       } else {
