@@ -13,7 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import notesmcp.policy.NoteSearch;
@@ -543,51 +542,20 @@ public final class Engine implements NoteSearch {
 
   /** Reads and indexes {@code paths}, on two threads when there are many. */
   private void index(List<String> paths) throws IOException {
-    int threads = paths.size() < 64 ? 1 : Math.min(2, Runtime.getRuntime().availableProcessors());
-    if (threads == 1) {
-      for (String path : paths) {
-        indexOne(path);
-      }
-      return;
-    }
-    ExecutorService pool =
-        Executors.newFixedThreadPool(
-            threads,
-            r -> {
-              Thread thread = new Thread(r, "notes-mcp search index");
-              thread.setDaemon(true);
-              return thread;
-            });
-    try {
-      List<Future<?>> parts = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int first = t;
-        int step = threads;
-        parts.add(
-            pool.submit(
-                () -> {
-                  for (int i = first; i < paths.size(); i += step) {
-                    indexOne(paths.get(i));
-                  }
-                  // Each thread writes out a buffered segment as it ends, so that the two buffers
-                  // are flushed at once, not one after the other by the next reader or commit.
-                  writer.flushNextBuffer();
-                  return null;
-                }));
-      }
-      for (Future<?> part : parts) {
-        part.get();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while indexing");
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw e.getCause() instanceof IOException
-          ? (IOException) e.getCause()
-          : new IOException(e.getCause());
-    } finally {
-      pool.shutdownNow();
-    }
+    Split.run(
+        Split.threadsFor(paths.size()),
+        "notes-mcp search index",
+        (first, step) -> {
+          for (int i = first; i < paths.size(); i += step) {
+            indexOne(paths.get(i));
+          }
+          if (step > 1) {
+            // Each thread writes out a buffered segment as it ends, so that the two buffers are
+            // flushed at once, not one after the other by the next reader or commit.
+            writer.flushNextBuffer();
+          }
+          return null;
+        });
   }
 
   private void indexOne(String path) throws IOException {
@@ -606,7 +574,19 @@ public final class Engine implements NoteSearch {
     }
   }
 
-  static Document document(String path, Note note) {
+  private static Document document(String path, Note note) {
+    Document doc = named(path);
+    doc.add(new TextField(TEXT, note.text(), Field.Store.NO));
+    Identity identity = note.identity();
+    doc.add(new StoredField(DEVICE, identity.device()));
+    doc.add(new StoredField(INODE, identity.inode()));
+    doc.add(new StoredField(SIZE, identity.size()));
+    doc.add(new StoredField(CHANGED, identity.changed()));
+    return doc;
+  }
+
+  /** A note's document without its text: its path (stored, and for sorting), folders and name. */
+  static Document named(String path) {
     Document doc = new Document();
     doc.add(new StringField(PATH, path, Field.Store.YES));
     doc.add(new SortedDocValuesField(PATH, new BytesRef(path)));
@@ -614,12 +594,6 @@ public final class Engine implements NoteSearch {
       doc.add(new StringField(FOLDER, path.substring(0, slash), Field.Store.NO));
     }
     doc.add(new TextField(NAME, nameOf(path), Field.Store.NO));
-    doc.add(new TextField(TEXT, note.text(), Field.Store.NO));
-    Identity identity = note.identity();
-    doc.add(new StoredField(DEVICE, identity.device()));
-    doc.add(new StoredField(INODE, identity.inode()));
-    doc.add(new StoredField(SIZE, identity.size()));
-    doc.add(new StoredField(CHANGED, identity.changed()));
     return doc;
   }
 

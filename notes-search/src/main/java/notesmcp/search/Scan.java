@@ -3,13 +3,9 @@ package notesmcp.search;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.Set;
 import notesmcp.policy.NoteSearch;
 import notesmcp.policy.NoteSearch.Note;
 import notesmcp.policy.NoteSearch.Ranked;
@@ -19,8 +15,6 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
-import org.apache.lucene.document.SortedDocValuesField;
-import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FieldInvertState;
@@ -39,7 +33,6 @@ import org.apache.lucene.search.TopFieldDocs;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.search.similarities.Similarity;
 import org.apache.lucene.store.ByteBuffersDirectory;
-import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.SmallFloat;
 
 /**
@@ -72,13 +65,10 @@ final class Scan {
   private final String folder;
 
   /** Each distinct word of the query, numbered in the order first seen. */
-  private final Map<String, Integer> words = new LinkedHashMap<>();
-
-  /** The same, looked up by a word's characters without making a string of them. */
-  private final CharArrayMap<Integer> wordIds;
-
-  /** The same, by number. */
   private final List<String> wordList;
+
+  /** Each one's number, looked up by a word's characters without making a string of them. */
+  private final CharArrayMap<Integer> wordIds;
 
   private final int maxPositions;
 
@@ -87,14 +77,15 @@ final class Scan {
     this.maxPositions = maxPositions;
     this.query = query;
     this.folder = folder;
+    Set<String> distinct = new LinkedHashSet<>();
     for (List<String> clause : query.clauses()) {
-      for (String word : clause) {
-        words.putIfAbsent(word, words.size());
-      }
+      distinct.addAll(clause);
     }
-    wordIds = new CharArrayMap<>(words.size(), false);
-    words.forEach(wordIds::put);
-    wordList = List.copyOf(words.keySet());
+    wordList = List.copyOf(distinct);
+    wordIds = new CharArrayMap<>(wordList.size(), false);
+    for (int w = 0; w < wordList.size(); w++) {
+      wordIds.put(wordList.get(w), w);
+    }
   }
 
   /** The best {@code count} notes, by score then path; null when too many match. */
@@ -150,19 +141,12 @@ final class Scan {
   }
 
   /**
-   * A matching note as the index would hold it for this query: its path, folders and name as {@link
-   * Engine#document} writes them, and a text of only the query's words at their positions.
+   * A matching note as the index would hold it for this query: its path, folders and name as the
+   * index writes them ({@link Engine#named}), and a text of only the query's words at their
+   * positions.
    */
   private Document document(Match match) {
-    Document doc = new Document();
-    doc.add(new StringField(Engine.PATH, match.path, Field.Store.YES));
-    doc.add(new SortedDocValuesField(Engine.PATH, new BytesRef(match.path)));
-    for (int slash = match.path.indexOf('/');
-        slash > 0;
-        slash = match.path.indexOf('/', slash + 1)) {
-      doc.add(new StringField(Engine.FOLDER, match.path.substring(0, slash), Field.Store.NO));
-    }
-    doc.add(new TextField(Engine.NAME, Engine.nameOf(match.path), Field.Store.NO));
+    Document doc = Engine.named(match.path);
     if (match.positions.length > 0) {
       doc.add(new Field(Engine.TEXT, new QueryWords(match.positions), TextField.TYPE_NOT_STORED));
     }
@@ -171,55 +155,24 @@ final class Scan {
 
   /** The counts over {@code notes}, on two threads when there are many. */
   private Tally tallyAll(List<String> notes) throws IOException {
-    int threads = notes.size() < 64 ? 1 : Math.min(2, Runtime.getRuntime().availableProcessors());
-    if (threads == 1) {
-      Tally tally = new Tally(words.size());
-      for (String path : notes) {
-        if (!add(tally, path)) {
-          break;
-        }
-      }
-      return tally;
-    }
-    ExecutorService pool =
-        Executors.newFixedThreadPool(
-            threads,
-            r -> {
-              Thread thread = new Thread(r, "notes-mcp search scan");
-              thread.setDaemon(true);
-              return thread;
+    List<Tally> parts =
+        Split.run(
+            Split.threadsFor(notes.size()),
+            "notes-mcp search scan",
+            (first, step) -> {
+              Tally tally = new Tally(wordList.size());
+              for (int i = first; i < notes.size(); i += step) {
+                if (!add(tally, notes.get(i))) {
+                  break;
+                }
+              }
+              return tally;
             });
-    try {
-      List<Future<Tally>> parts = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int first = t;
-        parts.add(
-            pool.submit(
-                () -> {
-                  Tally tally = new Tally(words.size());
-                  for (int i = first; i < notes.size(); i += threads) {
-                    if (!add(tally, notes.get(i))) {
-                      break;
-                    }
-                  }
-                  return tally;
-                }));
-      }
-      Tally all = new Tally(words.size());
-      for (Future<Tally> part : parts) {
-        all.merge(part.get());
-      }
-      return all;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while scanning");
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof IOException
-          ? (IOException) e.getCause()
-          : new IOException(e.getCause());
-    } finally {
-      pool.shutdownNow();
+    Tally all = parts.get(0);
+    for (Tally part : parts.subList(1, parts.size())) {
+      all.merge(part);
     }
+    return all;
   }
 
   /** Counts one note; false once the tally holds too many matches to go on. */
@@ -253,7 +206,7 @@ final class Scan {
 
   private boolean holdsAll(int[] counts, List<String> clause) {
     for (String word : clause) {
-      if (counts[words.get(word)] == 0) {
+      if (counts[wordIds.get(word)] == 0) {
         return false;
       }
     }
@@ -444,7 +397,7 @@ final class Scan {
     public TermStatistics termStatistics(Term term, int docFreq, long totalTermFreq)
         throws IOException {
       int f = fieldIndex(term.field());
-      Integer w = f < 0 ? null : words.get(term.text());
+      Integer w = f < 0 ? null : wordIds.get(term.text());
       if (w == null || all.docFreq[f][w] == 0) {
         return super.termStatistics(term, docFreq, totalTermFreq);
       }
