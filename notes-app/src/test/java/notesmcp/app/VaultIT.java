@@ -297,6 +297,8 @@ class VaultIT {
   /**
    * A bind mount inside the workspace is another mount: never entered. The server runs in a mount
    * namespace of its own (as root, with unshare), with {@code outside} bound onto {@code Mounted}.
+   * A policy that names the note beneath it exactly (nothing enumerated) has the read refused for
+   * the mount point, by its name.
    */
   @Test
   void aBindMountInsideTheWorkspaceIsNeverEntered() throws Exception {
@@ -305,23 +307,7 @@ class VaultIT {
         probe.waitFor() == 0,
         "this machine does not let the tests make a mount namespace (unshare -m needs root)");
     Files.createDirectory(root.resolve("Mounted"));
-    String script =
-        "mount --bind \"$1\" \"$2/Mounted\" && exec \"$3\" -serve -root \"$2\" -policy \"$4\"";
-    try (WireServer server =
-        WireServer.startCommand(
-            List.of(
-                "unshare",
-                "-m",
-                "--propagation",
-                "private",
-                "sh",
-                "-c",
-                script,
-                "sh",
-                outside.toString(),
-                root.toString(),
-                WireServer.launcher().toString(),
-                policy.toString()))) {
+    try (WireServer server = serveWithMount(policy)) {
       assertThat(listed(server.call("list_notes", "{}")))
           .doesNotContain("Mounted/secret.md")
           .contains("notes.txt");
@@ -330,9 +316,38 @@ class VaultIT {
               "\"Mounted/secret.md\" is not a note in the workspace: no regular file of that name"
                   + " was found there (list_notes lists the notes that exist)");
     }
+    Path named =
+        Files.writeString(
+            dir.resolve("named.json"), "{\"readable\":[\"notes.txt\",\"Mounted/secret.md\"]}");
+    try (WireServer server = serveWithMount(named)) {
+      assertThat(read(server, "Mounted/secret.md"))
+          .isEqualTo(
+              "Mounted/secret.md cannot be read: the folder Mounted is a mount point (mount points"
+                  + " are never crossed)");
+    }
     assertThat(root.resolve("Mounted/secret.md"))
         .as("the mount stayed in its namespace")
         .doesNotExist();
+  }
+
+  /** A server in a mount namespace of its own, with {@code outside} bound onto Mounted. */
+  private WireServer serveWithMount(Path policyFile) throws IOException {
+    String script =
+        "mount --bind \"$1\" \"$2/Mounted\" && exec \"$3\" -serve -root \"$2\" -policy \"$4\"";
+    return WireServer.startCommand(
+        List.of(
+            "unshare",
+            "-m",
+            "--propagation",
+            "private",
+            "sh",
+            "-c",
+            script,
+            "sh",
+            outside.toString(),
+            root.toString(),
+            WireServer.launcher().toString(),
+            policyFile.toString()));
   }
 
   @Test

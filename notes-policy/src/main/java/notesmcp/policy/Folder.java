@@ -99,11 +99,10 @@ final class Folder implements AutoCloseable {
     long[] attributes = new long[Posix.ATTRIBUTES];
     byte[] bytes = bytes(name);
     int sub = Posix.openPlaceAt(fd, bytes, attributes);
-    if (sub == -Posix.ENOTDIR && Posix.statAt(fd, bytes, attributes) == 0) {
-      sub = ((int) attributes[Posix.MODE] & Posix.S_IFMT) == Posix.S_IFLNK ? -Posix.ELOOP : sub;
-    }
     if (sub < 0) {
-      throw folderFailure(name, sub);
+      // The caller (TrustedFile) says "changed while it was being opened" itself.
+      int reason = lookedAtAgain(sub, bytes, attributes);
+      throw folderFailure(name, reason == CHANGED ? sub : reason);
     }
     return new Folder(sub, true, rule, attributes);
   }
@@ -227,7 +226,8 @@ final class Folder implements AutoCloseable {
    * caller closes it.
    *
    * @throws NotAFolder if the name is a link, not a directory, a mount point, on another device, or
-   *     (hard links unprotected) writable by another user
+   *     (hard links unprotected) writable by another user, or changed between the open and a second
+   *     look at it
    * @throws NoSuchFileException if nothing is at the name
    */
   Folder folder(String name) throws IOException {
@@ -240,12 +240,8 @@ final class Folder implements AutoCloseable {
     long[] attributes = new long[Posix.ATTRIBUTES];
     byte[] bytes = bytes(name);
     int sub = Posix.openFolderAt(fd, bytes, beneath, attributes);
-    if (sub == -Posix.ENOTDIR && Posix.statAt(fd, bytes, attributes) == 0) {
-      // O_DIRECTORY|O_NOFOLLOW says "not a directory" for a link too: say which it was.
-      sub = ((int) attributes[Posix.MODE] & Posix.S_IFMT) == Posix.S_IFLNK ? -Posix.ELOOP : sub;
-    }
     if (sub < 0) {
-      throw folderFailure(shown, sub);
+      throw folderFailure(shown, lookedAtAgain(sub, bytes, attributes));
     }
     Folder folder = new Folder(sub, true, rule, attributes);
     String problem = folder.problemBelow(opened);
@@ -254,6 +250,40 @@ final class Folder implements AutoCloseable {
       throw new NotAFolder(shown, problem);
     }
     return folder;
+  }
+
+  /** What {@link #folderFailure} reports for a folder that changed between two looks. */
+  private static final int CHANGED = Integer.MIN_VALUE;
+
+  /**
+   * What the refused open of the folder {@code name} ({@code -errno}) means, once the name is
+   * looked at again ({@code statx}, never following a link). {@code O_DIRECTORY|O_NOFOLLOW} says
+   * ENOTDIR for a link too: the look says which it was. openat2 says EXDEV for a mount point, and
+   * also for a folder moved out from under this one during the open (its last check: the result
+   * must still lie beneath). A name that is a folder of this mount at the second look, after the
+   * open found something else there, changed in between: {@link #CHANGED}, never a wrong reason
+   * (VaultRaceIT races exactly that). A kernel without mount ids ({@code STATX_MNT_ID}, Linux 5.8+)
+   * cannot tell a bind mount of the same file system from a move: EXDEV stays a mount point there.
+   */
+  private int lookedAtAgain(int sub, byte[] name, long[] attributes) {
+    if (sub != -Posix.ENOTDIR && sub != -Posix.EXDEV) {
+      return sub;
+    }
+    if (Posix.statAt(fd, name, attributes) != 0) {
+      return sub == -Posix.EXDEV ? CHANGED : sub; // gone meanwhile
+    }
+    int type = (int) attributes[Posix.MODE] & Posix.S_IFMT;
+    if (type == Posix.S_IFLNK) {
+      return sub == -Posix.ENOTDIR ? -Posix.ELOOP : CHANGED;
+    }
+    if (type != Posix.S_IFDIR) {
+      return sub == -Posix.ENOTDIR ? sub : CHANGED;
+    }
+    boolean mountPoint =
+        attributes[Posix.DEVICE] != opened[Posix.DEVICE]
+            || attributes[Posix.MOUNT] != opened[Posix.MOUNT]
+            || attributes[Posix.MOUNT] == -1;
+    return sub == -Posix.EXDEV && mountPoint ? sub : CHANGED;
   }
 
   /**
@@ -574,6 +604,9 @@ final class Folder implements AutoCloseable {
   }
 
   private static IOException folderFailure(String shown, int negativeErrno) {
+    if (negativeErrno == CHANGED) {
+      return new NotAFolder(shown, "it changed while it was being opened; try again");
+    }
     int error = -negativeErrno;
     if (error == Posix.ELOOP) {
       return new NotAFolder(shown, "it is a symbolic link (links are never followed)");
