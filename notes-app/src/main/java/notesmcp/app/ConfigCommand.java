@@ -72,6 +72,8 @@ final class ConfigCommand {
       if (!Files.isReadable(root) || !Files.isExecutable(root)) {
         throw new IOException(root + " cannot be read");
       }
+    } catch (Posix.Unavailable e) {
+      return ServeCommand.cannotStart(e, err); // the program's fault, not the folder's
     } catch (IOException e) {
       err.println(
           "notes-mcp: -root "

@@ -126,8 +126,20 @@ class StartUpChecksIT {
                 dir.resolve("proposals").toString()));
     Launch.Result call =
         run(List.of(java, "-jar", jar.toString(), "-root", root.toString(), "-tool", "list_notes"));
+    Path policy = Files.writeString(dir.resolve("policy.json"), "{\"readable\":[\"notes.txt\"]}");
+    Launch.Result config =
+        run(
+            List.of(
+                java,
+                "-jar",
+                jar.toString(),
+                "config",
+                "-root",
+                root.toString(),
+                "-policy",
+                policy.toString()));
 
-    for (Launch.Result result : List.of(serve, review)) {
+    for (Launch.Result result : List.of(serve, review, config)) {
       assertThat(result.exit()).as(result.stderr()).isEqualTo(4);
       assertThat(result.stdout()).isEmpty();
       assertThat(result.stderr())

@@ -54,6 +54,9 @@ public final class PolicyFile {
       throw new Invalid(file, e.getMessage());
     } catch (Folder.ChangedWhileOpening | OpenedFile.ChangedWhileReading e) {
       throw new Invalid(file, "changed while it was being read; try again");
+    } catch (Posix.Unavailable e) {
+      // Not a problem of the file: say what is missing (the native library), not "input/output".
+      throw new Invalid(file, "cannot be read safely: " + e.getMessage());
     } catch (IOException e) {
       throw new Invalid(file, "cannot be read (" + FileProblem.describe(e) + ")");
     }
