@@ -173,13 +173,20 @@ class DistCacheIT {
                 + " changed by others; running without it");
   }
 
-  /** The other user's own copy of the server archive, renamed over it; its inode. */
+  /**
+   * The other user's own copy of the server archive, renamed over it; its inode. A second link to
+   * it is kept outside the cache for the rest of the run, so that its inode stays taken: an archive
+   * the launcher makes after removing the planted one could otherwise get the same number, and a
+   * server mapping that new archive would look as if it mapped the planted one.
+   */
   private static long plant(Path cache) throws Exception {
     LocalUsers.Result planted =
         other(cache, "cp \"$1/server.jsa\" \"$1/x.$$\" && mv -f \"$1/x.$$\" \"$1/server.jsa\"");
     assertThat(planted.exit()).as(planted.err()).isZero();
     assertThat(LocalUsers.ownerAndMode(cache.resolve("server.jsa"))).startsWith(OTHER + " ");
-    return LocalUsers.inode(cache.resolve("server.jsa"));
+    long inode = LocalUsers.inode(cache.resolve("server.jsa"));
+    Files.createLink(dir.resolve("planted-" + inode), cache.resolve("server.jsa"));
+    return inode;
   }
 
   private static LocalUsers.Served serve(int uid, Path image) throws Exception {
