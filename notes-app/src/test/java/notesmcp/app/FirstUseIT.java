@@ -47,6 +47,8 @@ class FirstUseIT {
     for (String path :
         List.of(
             "pom.xml",
+            // Maven's own settings for this project (its JVM flags), as a clone has them.
+            ".mvn",
             "notes-mcp",
             "examples",
             "untrusted-text/pom.xml",
