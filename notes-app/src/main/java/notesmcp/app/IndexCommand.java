@@ -129,27 +129,18 @@ final class IndexCommand {
       Notes notes, InputStream in, OutputStream out, PrintStream err) {
     String answer;
     try {
-      BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-      String query = lines.readLine();
-      String folder = lines.readLine();
-      String count = lines.readLine();
+      NoteSearch.Exchange.Query query =
+          NoteSearch.Exchange.readQuery(
+              new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)));
       if (query == null) {
         return;
       }
-      if (folder == null
-          || count == null
-          || !(folder.equals("-") || folder.startsWith("="))
-          || !count.matches("[1-9][0-9]{0,2}")) {
-        err.println("notes-mcp: index: the first search's query is incomplete; building only");
-        answer = "many\n";
-      } else {
-        List<NoteSearch.Ranked> ranked =
-            notes.scanForSearch(
-                NoteSearch.Exchange.decode(query),
-                folder.equals("-") ? null : NoteSearch.Exchange.decode(folder.substring(1)),
-                Integer.parseInt(count));
-        answer = NoteSearch.Exchange.write(ranked);
-      }
+      answer =
+          NoteSearch.Exchange.write(
+              notes.scanForSearch(query.query(), query.folder(), query.count()));
+    } catch (NoteSearch.Exchange.Incomplete e) {
+      err.println("notes-mcp: index: the first search's query is incomplete; building only");
+      answer = "many\n";
     } catch (IOException | RuntimeException | NoteSearch.Refused e) {
       err.println("notes-mcp: index: the first search was not answered (" + e.getMessage() + ")");
       answer = "many\n";

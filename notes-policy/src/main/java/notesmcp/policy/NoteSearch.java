@@ -100,6 +100,51 @@ public interface NoteSearch {
       return text.toString();
     }
 
+    /** A first query that is not three lines of the form {@link #writeQuery} writes. */
+    public static final class Incomplete extends IOException {
+      private static final long serialVersionUID = 1L;
+
+      Incomplete() {
+        super("the first search's query is incomplete");
+      }
+    }
+
+    /** One first query as the child reads it: the query, the folder or null, the count. */
+    public record Query(String query, String folder, int count) {}
+
+    /** What the server writes on the child's stdin for {@code query} (see the class comment). */
+    public static String writeQuery(Query query) {
+      String folder = query.folder() == null ? "-" : "=" + encode(query.folder());
+      return encode(query.query()) + "\n" + folder + "\n" + query.count() + "\n";
+    }
+
+    /**
+     * The query on the child's stdin; null when it is empty (a build without a query); the inverse
+     * of {@link #writeQuery}.
+     *
+     * @throws Incomplete if it is incomplete, or its count is not 1 to 999 (a scan's collector is
+     *     sized by it)
+     * @throws IOException if stdin cannot be read
+     */
+    public static Query readQuery(BufferedReader in) throws IOException {
+      String query = in.readLine();
+      if (query == null) {
+        return null;
+      }
+      String folder = in.readLine();
+      String count = in.readLine();
+      if (folder == null
+          || count == null
+          || !(folder.equals("-") || folder.startsWith("="))
+          || !count.matches("[1-9][0-9]{0,2}")) {
+        throw new Incomplete();
+      }
+      return new Query(
+          decode(query),
+          folder.equals("-") ? null : decode(folder.substring(1)),
+          Integer.parseInt(count));
+    }
+
     public static String encode(String text) {
       return URLEncoder.encode(text, StandardCharsets.UTF_8);
     }

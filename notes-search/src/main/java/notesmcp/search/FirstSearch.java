@@ -128,9 +128,8 @@ final class FirstSearch implements NoteSearch {
     waiter.start();
     try (OutputStream in = child.getOutputStream()) {
       if (query != null) {
-        String folderLine = folder == null ? "-" : "=" + Exchange.encode(folder);
         in.write(
-            (Exchange.encode(query) + "\n" + folderLine + "\n" + count + "\n")
+            Exchange.writeQuery(new Exchange.Query(query, folder, count))
                 .getBytes(StandardCharsets.UTF_8));
       }
     } catch (IOException e) {

@@ -161,6 +161,17 @@ class ScanTest {
     String query = "a \"b\nc\" é%+=";
     assertThat(NoteSearch.Exchange.decode(NoteSearch.Exchange.encode(query))).isEqualTo(query);
     assertThat(NoteSearch.Exchange.encode(query)).doesNotContain("\n");
+    for (NoteSearch.Exchange.Query sent :
+        List.of(
+            new NoteSearch.Exchange.Query(query, null, 70),
+            new NoteSearch.Exchange.Query(query, "Café/2026", 999))) {
+      String lines = NoteSearch.Exchange.writeQuery(sent);
+      assertThat(lines.split("\n", -1)).hasSize(4);
+      assertThat(
+              NoteSearch.Exchange.readQuery(
+                  new java.io.BufferedReader(new java.io.StringReader(lines))))
+          .isEqualTo(sent);
+    }
   }
 
   private static List<Ranked> top(IndexSearcher searcher, SearchQuery query, String folder, int n)
