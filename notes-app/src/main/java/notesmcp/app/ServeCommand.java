@@ -79,6 +79,14 @@ final class ServeCommand {
             new Implementation("notes-mcp", Version.VALUE), notes.instructions());
     Server server =
         new Server(seams.tools(new NoteTools(notes)), new NoteResources(notes), serverOptions, err);
+    // A read that waits out a note's change margin lets the requests behind it be read meanwhile.
+    Workspace.beforeEachWait(
+        new Runnable() {
+          @Override
+          public void run() {
+            Server.aboutToWait();
+          }
+        });
     err.println(
         "notes-mcp "
             + Version.VALUE

@@ -259,6 +259,42 @@ final class OpenedFile implements AutoCloseable {
   /** How many times {@link #patiently} tries before it gives up. */
   static final int ATTEMPTS = 4;
 
+  /** Nothing: what runs before a wait until {@link Workspace#beforeEachWait} says otherwise. */
+  private static final Runnable NOTHING =
+      new Runnable() {
+        @Override
+        public void run() {}
+      };
+
+  /**
+   * What runs on a thread just before it waits out the margin: {@link Workspace#beforeEachWait}.
+   */
+  private static volatile Runnable beforeEachWait = NOTHING;
+
+  static void beforeEachWait(Runnable hook) {
+    beforeEachWait = hook;
+  }
+
+  /**
+   * Waits until the change {@code e} found is older than the margin, running the hook of {@link
+   * Workspace#beforeEachWait} first. False, with the thread's interrupt flag set again, if the wait
+   * was interrupted.
+   */
+  static boolean waitOut(ChangedWhileReading e) {
+    long nanos = e.waitNanos();
+    if (nanos <= 0) {
+      return true;
+    }
+    beforeEachWait.run();
+    try {
+      Thread.sleep(nanos / 1_000_000L, (int) (nanos % 1_000_000L));
+      return true;
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   /**
    * Runs {@code attempt} (a whole careful read: open, checks, read) again while it fails with
    * {@link ChangedWhileReading}, waiting out the margin in between, at most {@link #ATTEMPTS}
@@ -270,14 +306,7 @@ final class OpenedFile implements AutoCloseable {
       try {
         return attempt.run();
       } catch (ChangedWhileReading e) {
-        if (tries == ATTEMPTS) {
-          throw e;
-        }
-        try {
-          long nanos = e.waitNanos();
-          Thread.sleep(nanos / 1_000_000L, (int) (nanos % 1_000_000L));
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
+        if (tries == ATTEMPTS || !waitOut(e)) {
           throw e;
         }
       }

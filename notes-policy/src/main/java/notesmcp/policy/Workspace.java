@@ -15,6 +15,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * The workspace folder, chosen at launch by trusted configuration, and the only code that touches
@@ -37,6 +38,16 @@ public final class Workspace {
   private Workspace(Path root, Folder folder) {
     this.root = root;
     this.folder = folder;
+  }
+
+  /**
+   * Sets what runs on a thread just before it waits out the change margin (a note read a moment
+   * after it changed is read again once the margin has passed, {@link #readBytes}; a commit's or a
+   * review's reads wait the same way): the server lets its next thread read requests meanwhile
+   * ({@code Server.aboutToWait} in mcp-stdio). Process-wide, as threads are; nothing until set.
+   */
+  public static void beforeEachWait(Runnable hook) {
+    OpenedFile.beforeEachWait(Objects.requireNonNull(hook));
   }
 
   /** Opens the workspace at {@code root} under this system's {@link ReadRule}. */
@@ -303,14 +314,7 @@ public final class Workspace {
       try {
         return readBytesOnce(path, maxBytes);
       } catch (OpenedFile.ChangedWhileReading e) {
-        if (tries == TOOL_ATTEMPTS || e.duringTheRead()) {
-          return new Unreadable(e.getMessage());
-        }
-        long nanos = e.waitNanos();
-        try {
-          Thread.sleep(nanos / 1_000_000L, (int) (nanos % 1_000_000L));
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
+        if (tries == TOOL_ATTEMPTS || e.duringTheRead() || !OpenedFile.waitOut(e)) {
           return new Unreadable(e.getMessage());
         }
       }

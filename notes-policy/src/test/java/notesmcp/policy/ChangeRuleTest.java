@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -143,6 +145,37 @@ class ChangeRuleTest {
     assertThat(text).isEqualTo("fresh");
     assertThat(tries.get()).isBetween(2, OpenedFile.ATTEMPTS);
     assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(2).toNanos());
+  }
+
+  /**
+   * The server's hook (Workspace.beforeEachWait): run on the reading thread before every wait for
+   * the margin, a tool's read or a patient reader's, and never for a read that does not wait.
+   */
+  @Test
+  void everyWaitForTheMarginRunsTheHookFirstOnTheWaitingThreadAndAQuietReadNever()
+      throws IOException {
+    List<Thread> ran = new CopyOnWriteArrayList<>();
+    Workspace.beforeEachWait(() -> ran.add(Thread.currentThread()));
+    try {
+      Path note = Files.writeString(root.resolve("notes.txt"), "fresh");
+
+      assertThat(workspace.read(NOTES, 100)).isEqualTo(new Workspace.Text("fresh"));
+      assertThat(ran).as("a tool's read, once").containsExactly(Thread.currentThread());
+
+      ran.clear();
+      assertThat(workspace.read(NOTES, 100)).isEqualTo(new Workspace.Text("fresh"));
+      assertThat(ran).as("the margin has passed: no wait").isEmpty();
+
+      Files.writeString(note, "again");
+      assertThat(workspace.holdsExactly(NOTES, "again".getBytes(StandardCharsets.UTF_8), null))
+          .isTrue();
+      assertThat(ran)
+          .as("a patient reader's wait")
+          .isNotEmpty()
+          .containsOnly(Thread.currentThread());
+    } finally {
+      Workspace.beforeEachWait(() -> {});
+    }
   }
 
   @Test

@@ -37,8 +37,9 @@ import tools.jackson.databind.JsonNode;
  * the lead reads a line, answers {@code -32700}/{@code -32600} itself, applies {@code
  * notifications/cancelled} at once, and answers a request itself, then reads again; replies wait in
  * the {@link Outbox} and are written before the thread would block for more input. A thread whose
- * answer or write takes longer than 20 ms loses the lead to the next thread (started on demand), so
- * stdin keeps being read while calls are slow.
+ * answer or write takes longer than 20 ms loses the lead to the next thread (started on demand),
+ * and one whose call is about to wait gives it up at once ({@link #aboutToWait}), so stdin keeps
+ * being read while calls are slow.
  *
  * <p>Bounds (docs/behaviour.md, "Limits"): at most {@code maxInFlight} requests are admitted and
  * not yet answered; a request that finds no room within {@code admissionWait}, because that many
@@ -74,6 +75,9 @@ public final class Server {
 
   /** How long a thread may answer or write while it holds the lead. */
   private static final Duration STUCK_AFTER = Duration.ofMillis(20);
+
+  /** The turn of each thread that takes turns at a server's input; none on any other thread. */
+  private static final ThreadLocal<Lead.Turn> TURN = new ThreadLocal<>();
 
   /** Replies gathered before they are written while more input is already buffered. */
   private static final long FLUSH_AT = 64 * 1024;
@@ -160,6 +164,20 @@ public final class Server {
   }
 
   /**
+   * Called by a tool on the thread answering it, just before that thread waits for a known while (a
+   * note that changed a moment ago, read once its change margin has passed): if the thread holds
+   * the lead, the next thread reads on now, as it would once the watch found the call slow, 20 ms
+   * into it; so the requests behind a call that waits are never held up by it. Does nothing on a
+   * thread that is not answering a request of a server.
+   */
+  public static void aboutToWait() {
+    Lead.Turn turn = TURN.get();
+    if (turn != null) {
+      turn.letGo();
+    }
+  }
+
+  /**
    * Starts one more thread to take turns, unless enough exist: the most that can be busy at once is
    * every admitted call, one writer stuck on stdout, and one reader.
    */
@@ -187,6 +205,7 @@ public final class Server {
    * reply) and waits for its next turn.
    */
   private void takeTurns(Lead.Turn turn) {
+    TURN.set(turn);
     while (true) {
       turn.take();
       if (ended) { // read under the lead
@@ -474,7 +493,8 @@ public final class Server {
    * is read, answered and written by one thread with no hand-off. While it works it is watched: a
    * thread that has been working for longer than {@code stuckAfter} has the lead taken from it by
    * the watch, and another thread reads on. So a slow call or a stdout nobody reads never keeps
-   * cancellations and other requests from being read.
+   * cancellations and other requests from being read. Work that knows it is about to wait gives the
+   * lead up itself, at once ({@link Turn#letGo}).
    *
    * <p>The watch, thread "notes-mcp watch", sleeps until the working thread's deadline, so it wakes
    * at most once per {@code stuckAfter} while requests come, and parks for good after about a
@@ -570,6 +590,15 @@ public final class Server {
         working.compareAndSet(this, null);
       }
 
+      /**
+       * This turn's work is about to wait: it gives the lead up now, as the watch would once the
+       * work was slow (the same compare-and-set, so exactly one of the two moves wins). The work
+       * goes on; {@link #worked} then finds the turn no longer leading.
+       */
+      void letGo() {
+        lost(this);
+      }
+
       /** The watch's move: only a turn still working loses the lead. */
       private boolean takeAway() {
         if (state.compareAndSet(WORKING, WAITING)) {
@@ -578,6 +607,17 @@ public final class Server {
         }
         return false;
       }
+    }
+
+    /**
+     * Takes the lead from {@code turn} if it is still working, asking for a follower when nobody
+     * waits for the lead; then clears the registration if it is still that turn's.
+     */
+    private void lost(Turn turn) {
+      if (turn.takeAway() && !permit.hasQueuedThreads()) {
+        noFollower.run();
+      }
+      working.compareAndSet(turn, null);
     }
 
     Turn turn() {
@@ -594,10 +634,7 @@ public final class Server {
           if (late < 0) {
             LockSupport.parkNanos(this, -late);
           } else {
-            if (turn.takeAway() && !permit.hasQueuedThreads()) {
-              noFollower.run();
-            }
-            working.compareAndSet(turn, null);
+            lost(turn);
           }
           continue;
         }

@@ -79,6 +79,51 @@ class LeadTest {
     lead.close();
   }
 
+  /**
+   * Work about to wait gives the lead up at once (Server.aboutToWait), long before the watch would
+   * take it: the next thread reads on while the work goes on, and the work's end finds the turn no
+   * longer leading.
+   */
+  @Test
+  void aTurnAboutToWaitGivesTheLeadToTheNextThreadAtOnce() throws Exception {
+    Lead lead = new Lead(Duration.ofHours(1), NOTHING); // the watch never acts here
+    Lead.Turn waiting = lead.turn();
+    waiting.take();
+    waiting.working();
+    Lead.Turn next = lead.turn();
+    Thread taker = new Thread(next::take, "lead-test-taker");
+    taker.start();
+
+    waiting.letGo();
+
+    taker.join(5_000);
+    assertThat(taker.isAlive()).as("the lead went on").isFalse();
+    assertThat(next.isLeading()).isTrue();
+    waiting.worked();
+    assertThat(waiting.isLeading()).isFalse();
+    waiting.letGo(); // again, and not leading: nothing happens
+    assertThat(next.isLeading()).isTrue();
+    lead.close();
+  }
+
+  @Test
+  void aTurnAboutToWaitAsksForAFollowerWhenNobodyWaitsAndAReaderNeverLetsGo() throws Exception {
+    AtomicInteger asked = new AtomicInteger();
+    Lead lead = new Lead(Duration.ofHours(1), asked::incrementAndGet);
+    Lead.Turn turn = lead.turn();
+    turn.take();
+
+    turn.letGo(); // reading, not working: a thread blocked on stdin keeps the lead
+    assertThat(turn.isLeading()).isTrue();
+    assertThat(asked).hasValue(0);
+
+    turn.working();
+    turn.letGo();
+    assertThat(turn.isLeading()).isFalse();
+    assertThat(asked).as("noFollower ran").hasValue(1);
+    lead.close();
+  }
+
   @Test
   void readingIsNeverWatched() throws Exception {
     AtomicInteger asked = new AtomicInteger();

@@ -22,8 +22,10 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import notesmcp.mcp.Protocol.Implementation;
+import notesmcp.mcp.server.Tools.Tool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -764,6 +766,48 @@ class ServerTest {
       assertThat(fifth.at("/result/resultType").stringValue()).isEqualTo("complete");
     }
     assertThat(tools.calls).hasValue(0);
+  }
+
+  /**
+   * Calls that give the lead up before they wait (Server.aboutToWait, as a read waiting out a
+   * note's change margin does) are every one answered, pipelined in any number; on a thread that
+   * answers no request, aboutToWait does nothing.
+   */
+  @Test
+  void callsThatGiveTheLeadUpBeforeTheyWaitAreEveryOneAnswered() throws Exception {
+    Server.aboutToWait(); // the test's own thread: nothing happens
+    Tools waiting =
+        new Tools() {
+          @Override
+          public List<Tool> list() {
+            return tools.list();
+          }
+
+          @Override
+          public Tools.Result call(
+              String name, String rawArguments, Implementation client, BooleanSupplier cancelled) {
+            Server.aboutToWait();
+            try {
+              Thread.sleep(2);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            return tools.call(name, rawArguments, client, cancelled);
+          }
+        };
+    String[] lines = new String[200];
+    for (int id = 0; id < lines.length; id++) {
+      lines[id] = call(id, "echo", "{\"n\":" + id + "}");
+    }
+
+    Map<String, JsonNode> replies = byId(serve(waiting, options(), lines));
+
+    assertThat(replies).hasSize(lines.length);
+    for (int id = 0; id < lines.length; id++) {
+      assertThat(replies.get(String.valueOf(id)).at("/result/isError").booleanValue())
+          .as("call " + id)
+          .isFalse();
+    }
   }
 
   /** A server on pipes, serving on its own thread, for tests that need to interleave. */
