@@ -505,10 +505,8 @@ public final class Codec {
       g.writeEndObject();
     }
     byte[] bytes = out.bytes();
-    for (byte b : bytes) {
-      if (b == '\n' || b == '\r') {
-        throw new IllegalStateException("an encoded message must not contain a line break");
-      }
+    if (JsonInput.ByteRuns.hasLineBreak(bytes, 0, bytes.length)) {
+      throw new IllegalStateException("an encoded message must not contain a line break");
     }
     return bytes;
   }

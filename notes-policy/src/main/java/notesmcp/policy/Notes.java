@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
+import notesmcp.text.JsonInput;
 import notesmcp.text.JsonInput.JsonString;
 import tools.jackson.core.io.JsonStringEncoder;
 
@@ -995,28 +996,11 @@ public final class Notes {
       int length = bytes.length;
       int i = 0;
       while (i < length) {
-        // Eight ASCII bytes at a time (a note is mostly ASCII): one test for all eight.
-        while (i + 8 <= length
-            && (bytes[i]
-                    | bytes[i + 1]
-                    | bytes[i + 2]
-                    | bytes[i + 3]
-                    | bytes[i + 4]
-                    | bytes[i + 5]
-                    | bytes[i + 6]
-                    | bytes[i + 7])
-                >= 0) {
-          i += 8;
-        }
+        i = JsonInput.ByteRuns.endOfAscii(bytes, i, length); // a note is mostly ASCII
         if (i == length) {
           break;
         }
-        int c = bytes[i];
-        if (c >= 0) {
-          i++;
-          continue;
-        }
-        c &= 0xff;
+        int c = bytes[i] & 0xff;
         int need;
         int low = 0x80;
         int high = 0xbf;

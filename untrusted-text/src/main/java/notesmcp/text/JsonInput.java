@@ -1,5 +1,8 @@
 package notesmcp.text;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
@@ -111,7 +114,7 @@ public final class JsonInput {
      * How each byte is written: 0, as it is; else after a backslash, this letter ({@code "}, {@code
      * \\}, {@code b t n f r}) or {@code u} for {@code u00XX} (the other controls).
      */
-    private static final byte[] ESCAPE = new byte[256];
+    static final byte[] ESCAPE = new byte[256];
 
     static {
       for (int b = 0; b < 0x20; b++) {
@@ -136,9 +139,7 @@ public final class JsonInput {
       int i = from;
       while (i < to) {
         int run = i;
-        while (i < to && ESCAPE[bytes[i] & 0xff] == 0) {
-          i++;
-        }
+        i = ByteRuns.endOfPlain(bytes, i, to);
         System.arraycopy(bytes, run, out, at, i - run);
         at += i - run;
         if (i == to) {
@@ -179,6 +180,110 @@ public final class JsonInput {
         i = stop;
       }
       return new JsonString(out, at);
+    }
+  }
+
+  /**
+   * Runs of bytes found eight at a time, for the byte loops every large answer runs (escaping a
+   * page, checking it is UTF-8, checking a line holds no line break). Under the launcher's C1-only
+   * JIT a loop over single bytes costs about 1 ns a byte, two to three times a loop over the same
+   * bytes read as eight-byte words (docs/design.md, "A read's bytes"). The word view is a {@link
+   * VarHandle}: linking it costs milliseconds once per process, so only an array of at least
+   * {@value #WORDS_FROM} bytes is read by words, and the start path, whose messages are all
+   * shorter, links none ({@code StartPathIT}). Each method returns what the loop over single bytes
+   * returns ({@code ByteRunsTest} compares them).
+   */
+  public static final class ByteRuns {
+    /** The shortest array read by words. */
+    public static final int WORDS_FROM = 4096;
+
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGH = 0x8080808080808080L;
+
+    private ByteRuns() {}
+
+    /**
+     * The first index in {@code [from, to)} of a byte a JSON string must escape (a quote, a
+     * backslash, or a byte below 0x20), or {@code to}.
+     */
+    public static int endOfPlain(byte[] bytes, int from, int to) {
+      int i = from;
+      if (bytes.length >= WORDS_FROM) {
+        while (i + 8 <= to && needsEscape(Words.at(bytes, i)) == 0) {
+          i += 8;
+        }
+      }
+      while (i < to && JsonString.ESCAPE[bytes[i] & 0xff] == 0) {
+        i++;
+      }
+      return i;
+    }
+
+    /** The first index in {@code [from, to)} of a byte at or above 0x80, or {@code to}. */
+    public static int endOfAscii(byte[] bytes, int from, int to) {
+      int i = from;
+      if (bytes.length >= WORDS_FROM) {
+        while (i + 8 <= to && (Words.at(bytes, i) & HIGH) == 0) {
+          i += 8;
+        }
+      }
+      while (i < to && bytes[i] >= 0) {
+        i++;
+      }
+      return i;
+    }
+
+    /** Whether {@code [from, to)} holds a line feed or a carriage return. */
+    public static boolean hasLineBreak(byte[] bytes, int from, int to) {
+      boolean words = bytes.length >= WORDS_FROM;
+      int i = from;
+      while (i < to) {
+        if (words) {
+          while (i + 8 <= to && lineBreak(Words.at(bytes, i)) == 0) {
+            i += 8;
+          }
+        }
+        // The word that was marked (or the bytes after the last whole word) decides, byte by byte.
+        for (int end = Math.min(to, i + 8); i < end; i++) {
+          if (bytes[i] == '\n' || bytes[i] == '\r') {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+
+    /**
+     * Non-zero when a byte of {@code word} is below 0x20, a quote or a backslash. A word is only
+     * ever skipped when this is zero, and the bytes after it are then looked at one by one, so a
+     * false mark would cost speed, never an answer; and there is none: a borrow can only mark a
+     * byte above one that is marked already, and a byte at or above 0x80 marks nothing itself (its
+     * top bit is set in {@code word}, so clear in {@code ~word}).
+     */
+    private static long needsEscape(long word) {
+      return ((word - 0x2020202020202020L) & ~word & HIGH)
+          | zeroByte(word ^ 0x2222222222222222L)
+          | zeroByte(word ^ 0x5c5c5c5c5c5c5c5cL);
+    }
+
+    /** Non-zero when a byte of {@code word} is a line feed or a carriage return. */
+    private static long lineBreak(long word) {
+      return zeroByte(word ^ 0x0a0a0a0a0a0a0a0aL) | zeroByte(word ^ 0x0d0d0d0d0d0d0d0dL);
+    }
+
+    /** Non-zero when a byte of {@code word} is zero. */
+    private static long zeroByte(long word) {
+      return (word - ONES) & ~word & HIGH;
+    }
+
+    /** The word view, made when a large array is first read. */
+    private static final class Words {
+      private static final VarHandle LONGS =
+          MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+      static long at(byte[] bytes, int index) {
+        return (long) LONGS.get(bytes, index);
+      }
     }
   }
 }
