@@ -43,6 +43,21 @@ public final class VaultHarness {
   static final String FILESYSTEM = "filesystem";
   static final String MCPVAULT = "mcpvault";
 
+  /**
+   * The floor (bench/vault/floor-server.py): our two tools in our shapes, 16 KiB pages, no checks;
+   * and the same sending every note whole. Not in the default set: {@code --servers} names them.
+   */
+  static final String FLOOR = "floor";
+
+  static final String FLOOR_WHOLE = "floor-whole";
+
+  private static final List<String> KNOWN = List.of(OURS, FILESYSTEM, MCPVAULT, FLOOR, FLOOR_WHOLE);
+
+  /** Whether {@code server} answers {@code list_notes} and {@code read_note} in our shapes. */
+  private static boolean oursInShape(String server) {
+    return server.equals(OURS) || server.equals(FLOOR) || server.equals(FLOOR_WHOLE);
+  }
+
   /** How long a server may stay silent while a reply is owed (a first search builds an index). */
   private static Duration stall = Duration.ofSeconds(300);
 
@@ -108,7 +123,11 @@ public final class VaultHarness {
               strings(q.get("decoys"))));
     }
     for (String server : servers) {
-      results.put(server, new Results());
+      Results r = new Results();
+      if (server.equals(FLOOR) || server.equals(FLOOR_WHOLE)) {
+        r.searchNotMeasured = "the floor has no search";
+      }
+      results.put(server, r);
     }
   }
 
@@ -142,7 +161,7 @@ public final class VaultHarness {
         default -> {
           System.err.println(
               "usage: VaultHarness [--repo R] [--data DIR] [--out FILE] [--servers"
-                  + " notes-mcp,filesystem,mcpvault] [--rounds 3] [--reads 300]"
+                  + " notes-mcp,filesystem,mcpvault,floor,floor-whole] [--rounds 3] [--reads 300]"
                   + " [--peer-queries 10] [--stall SECONDS]");
           System.exit(2);
         }
@@ -153,7 +172,7 @@ public final class VaultHarness {
       data = repo.resolve("target/bench/vault-data");
     }
     for (String server : servers) {
-      if (!List.of(OURS, FILESYSTEM, MCPVAULT).contains(server)) {
+      if (!KNOWN.contains(server)) {
         System.err.println("VaultHarness: unknown server " + server);
         System.exit(2);
       }
@@ -231,6 +250,12 @@ public final class VaultHarness {
         return List.of("node", bin.resolve("mcp-server-filesystem").toString(), root.toString());
       case MCPVAULT:
         return List.of("node", bin.resolve("mcpvault").toString(), root.toString());
+      case FLOOR, FLOOR_WHOLE:
+        return List.of(
+            "python3",
+            repo.resolve("bench/vault/floor-server.py").toString(),
+            root.toString(),
+            server.equals(FLOOR) ? "16384" : "0");
       default:
         throw new IllegalArgumentException(server);
     }
@@ -266,8 +291,8 @@ public final class VaultHarness {
       r.listingMs.add((System.nanoTime() - begin) / 1e6);
       r.listingCalls.add((double) calls[0]);
       r.listed.add((double) listed.size());
-      if (server.equals(OURS) && !listed.equals(new HashSet<>(notes))) {
-        throw client.server().failure("list_notes did not list exactly the vault's 10,000 notes");
+      if (oursInShape(server) && !listed.equals(new HashSet<>(notes))) {
+        throw client.server().failure("list_notes did not list exactly the vault's notes");
       }
       for (Map.Entry<String, String> note : expected.entrySet()) {
         long start = System.nanoTime();
@@ -288,7 +313,7 @@ public final class VaultHarness {
   private Set<String> listing(String server, McpClient client, int[] calls) {
     Set<String> found = new HashSet<>();
     switch (server) {
-      case OURS -> {
+      case OURS, FLOOR, FLOOR_WHOLE -> {
         String cursor = null;
         do {
           ObjectNode arguments = McpClient.object();
@@ -347,7 +372,7 @@ public final class VaultHarness {
 
   private String read(String server, McpClient client, String note) {
     switch (server) {
-      case OURS -> {
+      case OURS, FLOOR, FLOOR_WHOLE -> {
         StringBuilder content = new StringBuilder();
         long offset = 0;
         while (true) {

@@ -102,35 +102,48 @@ public final class Catalog {
       };
 
   /**
-   * The order of {@link #notes}: {@link String#compareTo}, which is code-point order as long as no
-   * path holds a surrogate (a character above U+FFFF), and is many times cheaper to run; {@link
-   * #CODE_POINT_ORDER} from the first path that does ({@link #keep} sorts the set again then).
-   * Folders ({@link #folders}) are never listed, only looked up and cut by prefix, which both
-   * orders do alike.
+   * The order of {@link #notes}: {@link String#compareTo}, many times cheaper to run, or {@link
+   * #CODE_POINT_ORDER}. The two differ only where the first UTF-16 units two paths differ in are a
+   * surrogate (part of a character above U+FFFF) and a unit from U+E000 to U+FFFF, so the cheap one
+   * serves until some name has shown each kind ({@link #see} sorts the set again then). A vault
+   * with emoji in its names but no character from U+E000 up (private use, presentation and
+   * full-width forms, U+FFFD) keeps it for good. Folders ({@link #folders}) are never listed, only
+   * looked up and cut by prefix, which both orders do alike.
    */
   private Comparator<String> pathOrder() {
     return new Comparator<String>() {
       @Override
       public int compare(String a, String b) {
-        return surrogates ? CODE_POINT_ORDER.compare(a, b) : a.compareTo(b);
+        return codePointOrder ? CODE_POINT_ORDER.compare(a, b) : a.compareTo(b);
       }
     };
   }
 
-  /** Adds {@code path} to the notes; false if it was there. Under this object's monitor. */
-  private boolean keep(String path) {
-    if (!surrogates) {
-      for (int i = 0; i < path.length(); i++) {
-        if (Character.isSurrogate(path.charAt(i))) {
-          surrogates = true;
-          NavigableSet<String> sorted = new TreeSet<>(pathOrder());
-          sorted.addAll(notes);
-          notes = sorted;
-          break;
+  /**
+   * Takes note of the characters of {@code name}, {@code bytes} long in UTF-8, before a path that
+   * ends with it is kept or a folder of that name entered: every path of {@link #notes} is made of
+   * names seen so. Under this object's monitor.
+   */
+  private void see(String name, int bytes) {
+    if (codePointOrder || bytes == name.length()) {
+      return; // as many bytes as characters: ASCII, no unit from U+D800 up
+    }
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c >= 0xd800) {
+        if (c < 0xe000) {
+          anySurrogate = true;
+        } else {
+          anyFromE000 = true;
         }
       }
     }
-    return notes.add(path);
+    if (anySurrogate && anyFromE000) {
+      codePointOrder = true;
+      NavigableSet<String> sorted = new TreeSet<>(pathOrder());
+      sorted.addAll(notes);
+      notes = sorted;
+    }
   }
 
   /** One page of a listing: the paths in order, and the cursor of the next page, or null. */
@@ -191,7 +204,9 @@ public final class Catalog {
   private Watcher watcher;
   private boolean polling;
   private long scannedAt;
-  private boolean surrogates;
+  private boolean anySurrogate;
+  private boolean anyFromE000;
+  private boolean codePointOrder;
   private NavigableSet<String> notes = new TreeSet<>(pathOrder());
   private final NavigableMap<String, Node> folders = new TreeMap<>();
   private final Map<Integer, Node> watches = new HashMap<>();
@@ -712,7 +727,8 @@ public final class Catalog {
         }
         return;
       }
-      if (keep(path) && changed != null) {
+      see(name, bytes);
+      if (notes.add(path) && changed != null) {
         changed.add(path);
       }
     } else if (type == Posix.DT_DIR && node.depth < NoteName.MAX_FOLDERS) {
@@ -720,6 +736,7 @@ public final class Catalog {
       if (reach == null) {
         return;
       }
+      see(name, bytes);
       try (Folder sub = folder.folder(name)) {
         enter(new Node(path, pathBytes, reach, node.depth + 1), sub);
       } catch (Folder.NotAFolder e) {

@@ -338,6 +338,18 @@ class CatalogTest {
   }
 
   @Test
+  void aCharacterAboveUffffOnlyInAFolderNameCountsForTheOrderToo() throws Exception {
+    Path root = root();
+    Files.createDirectory(root.resolve("\ud83d\udcdd Journal"));
+    for (String name : List.of("\ufffd.md", "\ud83d\udcdd Journal/x.md", "\uff21.md")) {
+      Files.writeString(root.resolve(name), "x");
+    }
+    assertThat(all(catalog(root, markdown())))
+        .as("U+FF21, U+FFFD, then U+1F4DD: String's own order would put the folder first")
+        .containsExactly("\uff21.md", "\ufffd.md", "\ud83d\udcdd Journal/x.md");
+  }
+
+  @Test
   void aListenerHearsOfANoteMadeWrittenAndRemovedFromTheWatcherThread() throws Exception {
     Path root = root();
     VaultNotesTest.write(root, "a/one.md", "x");
