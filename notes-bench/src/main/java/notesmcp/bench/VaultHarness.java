@@ -51,11 +51,19 @@ public final class VaultHarness {
 
   static final String FLOOR_WHOLE = "floor-whole";
 
-  private static final List<String> KNOWN = List.of(OURS, FILESYSTEM, MCPVAULT, FLOOR, FLOOR_WHOLE);
+  /** The same two in C (bench/vault/floor-server.c, built by bench/vault/run). */
+  static final String FLOOR_C = "floor-c";
+
+  static final String FLOOR_C_WHOLE = "floor-c-whole";
+
+  private static final List<String> FLOORS = List.of(FLOOR, FLOOR_WHOLE, FLOOR_C, FLOOR_C_WHOLE);
+
+  private static final List<String> KNOWN =
+      List.of(OURS, FILESYSTEM, MCPVAULT, FLOOR, FLOOR_WHOLE, FLOOR_C, FLOOR_C_WHOLE);
 
   /** Whether {@code server} answers {@code list_notes} and {@code read_note} in our shapes. */
   private static boolean oursInShape(String server) {
-    return server.equals(OURS) || server.equals(FLOOR) || server.equals(FLOOR_WHOLE);
+    return server.equals(OURS) || FLOORS.contains(server);
   }
 
   /** How long a server may stay silent while a reply is owed (a first search builds an index). */
@@ -124,7 +132,7 @@ public final class VaultHarness {
     }
     for (String server : servers) {
       Results r = new Results();
-      if (server.equals(FLOOR) || server.equals(FLOOR_WHOLE)) {
+      if (FLOORS.contains(server)) {
         r.searchNotMeasured = "the floor has no search";
       }
       results.put(server, r);
@@ -161,7 +169,8 @@ public final class VaultHarness {
         default -> {
           System.err.println(
               "usage: VaultHarness [--repo R] [--data DIR] [--out FILE] [--servers"
-                  + " notes-mcp,filesystem,mcpvault,floor,floor-whole] [--rounds 3] [--reads 300]"
+                  + " notes-mcp,filesystem,mcpvault,floor,floor-whole,floor-c,floor-c-whole]"
+                  + " [--rounds 3] [--reads 300]"
                   + " [--peer-queries 10] [--stall SECONDS]");
           System.exit(2);
         }
@@ -256,6 +265,11 @@ public final class VaultHarness {
             repo.resolve("bench/vault/floor-server.py").toString(),
             root.toString(),
             server.equals(FLOOR) ? "16384" : "0");
+      case FLOOR_C, FLOOR_C_WHOLE:
+        return List.of(
+            repo.resolve("target/bench/floor-server").toString(),
+            root.toString(),
+            server.equals(FLOOR_C) ? "16384" : "0");
       default:
         throw new IllegalArgumentException(server);
     }
@@ -313,7 +327,7 @@ public final class VaultHarness {
   private Set<String> listing(String server, McpClient client, int[] calls) {
     Set<String> found = new HashSet<>();
     switch (server) {
-      case OURS, FLOOR, FLOOR_WHOLE -> {
+      case OURS, FLOOR, FLOOR_WHOLE, FLOOR_C, FLOOR_C_WHOLE -> {
         String cursor = null;
         do {
           ObjectNode arguments = McpClient.object();
@@ -372,7 +386,7 @@ public final class VaultHarness {
 
   private String read(String server, McpClient client, String note) {
     switch (server) {
-      case OURS, FLOOR, FLOOR_WHOLE -> {
+      case OURS, FLOOR, FLOOR_WHOLE, FLOOR_C, FLOOR_C_WHOLE -> {
         StringBuilder content = new StringBuilder();
         long offset = 0;
         while (true) {
