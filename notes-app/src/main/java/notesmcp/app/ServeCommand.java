@@ -20,6 +20,7 @@ import notesmcp.policy.Posix;
 import notesmcp.policy.ProposalDirectory;
 import notesmcp.policy.Workspace;
 import notesmcp.policy.Workspace.ReadRule;
+import notesmcp.text.JsonInput;
 
 /**
  * {@code notes-mcp -serve}: the notes policy as an MCP server on stdin and stdout, until stdin
@@ -34,6 +35,19 @@ final class ServeCommand {
   private static final Duration FLUSH_ON_SIGTERM = Duration.ofMillis(250);
 
   private ServeCommand() {}
+
+  /**
+   * Links the word view of the byte loops ({@code JsonInput.ByteRuns.link}): some milliseconds,
+   * once per process, that the first answer of 4 KiB or more (a long note's page, a listing page)
+   * would otherwise wait for. Run in the background as a server under a policy file starts, after
+   * the catalog's first enumeration; never under the default policy, whose notes are at most 2 KiB.
+   */
+  private static final class LinkByteRuns implements Runnable {
+    @Override
+    public void run() {
+      JsonInput.ByteRuns.link();
+    }
+  }
 
   static ExitCode run(
       Options options, InputStream in, OutputStream out, PrintStream err, Seams seams) {
@@ -68,7 +82,7 @@ final class ServeCommand {
     }
     Notes notes = new Notes(policy, workspace, Clock.systemUTC(), proposals, err, true);
     // While the rest starts and the client says hello, not on its first call.
-    notes.catalog().enumerateInBackground();
+    notes.catalog().enumerateInBackground(options.policyFile() == null ? null : new LinkByteRuns());
     if (policy.search()) {
       // The engine's module is loaded on the first search only (SearchModule); a first-ever index
       // is built by this program's index mode in a child JVM.

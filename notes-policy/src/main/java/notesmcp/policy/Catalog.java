@@ -236,21 +236,29 @@ public final class Catalog {
    * Enumerates the workspace now, on a daemon thread of its own, so that the first call finds it
    * done (a serving process calls this once, as it starts): a call that comes sooner waits for it
    * on this object's monitor, as it would have waited for its own enumeration. The cursors' key is
-   * made then too. Nothing for a policy that names its notes: those are looked at one by one.
+   * made then too. Nothing to enumerate for a policy that names its notes: those are looked at one
+   * by one. Then {@code afterwards}, if not null, on the same thread (for a policy that names its
+   * notes, the thread runs only that; with neither, no thread starts).
    */
-  public void enumerateInBackground() {
-    if (policy.namesNotes()) {
+  public void enumerateInBackground(Runnable afterwards) {
+    boolean enumerates = !policy.namesNotes();
+    if (!enumerates && afterwards == null) {
       return;
     }
     Thread early =
         new Thread("notes-mcp catalog start") {
           @Override
           public void run() {
-            synchronized (Catalog.this) {
-              refresh();
+            if (enumerates) {
+              synchronized (Catalog.this) {
+                refresh();
+              }
+              deliver();
+              mac(new byte[0], 0); // the cursors' key and digest: some 20 ms the first time
             }
-            deliver();
-            mac(new byte[0], 0); // the cursors' key and digest: some 20 ms the first time
+            if (afterwards != null) {
+              afterwards.run();
+            }
           }
         };
     early.setDaemon(true);
