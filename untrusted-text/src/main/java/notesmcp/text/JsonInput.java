@@ -243,6 +243,20 @@ public final class JsonInput {
         while (i + 8 <= to && (Words.at(bytes, i) & HIGH) == 0) {
           i += 8;
         }
+      } else {
+        // Eight bytes a test without the view: their OR is negative when one of them is.
+        while (i + 8 <= to
+            && (bytes[i]
+                    | bytes[i + 1]
+                    | bytes[i + 2]
+                    | bytes[i + 3]
+                    | bytes[i + 4]
+                    | bytes[i + 5]
+                    | bytes[i + 6]
+                    | bytes[i + 7])
+                >= 0) {
+          i += 8;
+        }
       }
       while (i < to && bytes[i] >= 0) {
         i++;
