@@ -140,6 +140,22 @@ class FirstUseIT {
     }
   }
 
+  /**
+   * A clone holds the test sources too (the copy has them for untrusted-text, notes-cli,
+   * notes-policy and mcp-stdio); the first-use builds compile none of them, which the program never
+   * needs (docs/packaging.md, "Where in the build").
+   */
+  @Test
+  void theFirstUseBuildsCompileNoTestSources() {
+    assertThat(firstUse.exit()).as(firstUse.err()).isZero();
+    assertThat(chatFirstUse.exit()).as(chatFirstUse.err()).isZero();
+    for (String module : List.of("untrusted-text", "notes-cli", "notes-policy", "mcp-stdio")) {
+      assertThat(checkout.resolve(module + "/src/test/java")).isDirectory();
+      assertThat(checkout.resolve(module + "/target/classes")).isDirectory();
+      assertThat(checkout.resolve(module + "/target/test-classes")).doesNotExist();
+    }
+  }
+
   @Test
   void theChatModesFirstUseBuildsItFromTheSourcesAlone() {
     assertThat(chatFirstUse.exit()).as(chatFirstUse.err()).isZero();
