@@ -226,7 +226,7 @@ public final class JsonInput {
     public static int endOfPlain(byte[] bytes, int from, int to) {
       int i = from;
       if (bytes.length >= WORDS_FROM) {
-        while (i + 8 <= to && needsEscape(Words.at(bytes, i)) == 0) {
+        while (i <= to - 8 && needsEscape(Words.at(bytes, i)) == 0) {
           i += 8;
         }
       }
@@ -240,12 +240,12 @@ public final class JsonInput {
     public static int endOfAscii(byte[] bytes, int from, int to) {
       int i = from;
       if (bytes.length >= WORDS_FROM) {
-        while (i + 8 <= to && (Words.at(bytes, i) & HIGH) == 0) {
+        while (i <= to - 8 && (Words.at(bytes, i) & HIGH) == 0) {
           i += 8;
         }
       } else {
         // Eight bytes a test without the view: their OR is negative when one of them is.
-        while (i + 8 <= to
+        while (i <= to - 8
             && (bytes[i]
                     | bytes[i + 1]
                     | bytes[i + 2]
@@ -270,7 +270,7 @@ public final class JsonInput {
       int i = from;
       while (i < to) {
         if (words) {
-          while (i + 8 <= to && lineBreak(Words.at(bytes, i)) == 0) {
+          while (i <= to - 8 && lineBreak(Words.at(bytes, i)) == 0) {
             i += 8;
           }
         }
