@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Stream;
+import notesmcp.policy.Notes;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -59,7 +61,12 @@ public final class VaultHarness {
   private static final List<String> FLOORS = List.of(FLOOR, FLOOR_WHOLE, FLOOR_C, FLOOR_C_WHOLE);
 
   private static final List<String> KNOWN =
-      List.of(OURS, FILESYSTEM, MCPVAULT, FLOOR, FLOOR_WHOLE, FLOOR_C, FLOOR_C_WHOLE);
+      Stream.concat(Stream.of(OURS, FILESYSTEM, MCPVAULT), FLOORS.stream()).toList();
+
+  /** The floors' page size: ours ({@link Notes#PAGE_BYTES}), or 0 for every note whole. */
+  private static String floorPageBytes(String server) {
+    return server.equals(FLOOR) || server.equals(FLOOR_C) ? String.valueOf(Notes.PAGE_BYTES) : "0";
+  }
 
   /** Whether {@code server} answers {@code list_notes} and {@code read_note} in our shapes. */
   private static boolean oursInShape(String server) {
@@ -264,12 +271,12 @@ public final class VaultHarness {
             "python3",
             repo.resolve("bench/vault/floor-server.py").toString(),
             root.toString(),
-            server.equals(FLOOR) ? "16384" : "0");
+            floorPageBytes(server));
       case FLOOR_C, FLOOR_C_WHOLE:
         return List.of(
             repo.resolve("target/bench/floor-server").toString(),
             root.toString(),
-            server.equals(FLOOR_C) ? "16384" : "0");
+            floorPageBytes(server));
       default:
         throw new IllegalArgumentException(server);
     }
