@@ -353,6 +353,9 @@ class SearchNotesIT {
           .isEqualTo("limit must be from 1 to 50, not 0");
       assertThat(refusal(server, "{\"query\":\"kites\",\"limit\":51}"))
           .isEqualTo("limit must be from 1 to 50, not 51");
+      assertThat(refusal(server, "{\"query\":\"kites\",\"limit\":99999999999999999999}"))
+          .as("the limit as the client sent it, beyond any 64-bit integer")
+          .isEqualTo("limit must be from 1 to 50, not 99999999999999999999");
       assertThat(refusal(server, "{\"query\":\"kites\",\"limit\":2.5}"))
           .isEqualTo(
               "argument \"limit\" must be an integer, not a number with a fraction or exponent");

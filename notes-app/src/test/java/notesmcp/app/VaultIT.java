@@ -223,6 +223,12 @@ class VaultIT {
           .isEqualTo(
               "offset 1 is not at a character boundary of big.md (byte 1 continues a character);"
                   + " pages start at 0 and at each nextOffset");
+      // An offset beyond any 64-bit integer is refused by the number the client sent.
+      assertThat(
+              WireServer.text(
+                  server.call(
+                      "read_note", "{\"path\":\"big.md\",\"offset\":99999999999999999999}")))
+          .startsWith("offset 99999999999999999999 is at or past the end of big.md, which is ");
     }
   }
 

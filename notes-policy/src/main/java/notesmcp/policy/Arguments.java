@@ -191,13 +191,19 @@ final class Arguments {
   }
 
   /**
-   * The integer member {@code name} (a JSON number without fraction or exponent), or -1 when it is
-   * absent; one beyond {@code Long.MAX_VALUE} counts as {@code Long.MAX_VALUE}.
+   * A count a client sent: its {@code value}, {@code Long.MAX_VALUE} for one beyond it, and the
+   * digits as sent, which a refusal names (never the value it was cut to).
    */
-  long optionalCount(String name) throws Rejected {
+  record Count(long value, String digits) {}
+
+  /**
+   * The integer member {@code name} (a JSON number without fraction or exponent, 0 or more), or
+   * null when it is absent.
+   */
+  Count optionalCount(String name) throws Rejected {
     Value value = members.get(name);
     if (value == null) {
-      return -1;
+      return null;
     }
     if (!value.type().equals("number") || value.text() == null) {
       throw new Rejected(
@@ -212,6 +218,6 @@ final class Arguments {
     if (digits.startsWith("-")) {
       throw new Rejected("argument " + Quote.of(name) + " must be 0 or more, not " + digits);
     }
-    return digits.length() > 18 ? Long.MAX_VALUE : Long.parseLong(digits);
+    return new Count(digits.length() > 18 ? Long.MAX_VALUE : Long.parseLong(digits), digits);
   }
 }

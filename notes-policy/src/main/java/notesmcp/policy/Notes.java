@@ -390,7 +390,7 @@ public final class Notes {
     boolean pages = ToolSchemas.readsInPages(policy);
     arguments.allowOnly(READ_NOTE, pages ? Set.of("path", "offset") : Set.of("path"));
     String path = arguments.string("path");
-    long offset = pages ? arguments.optionalCount("offset") : -1;
+    Arguments.Count offset = pages ? arguments.optionalCount("offset") : null;
     NoteName name = readable(path);
     Workspace.Raw raw = workspace.readBytes(name.value(), policy.maxNoteBytes());
     if (raw instanceof Workspace.Unreadable) {
@@ -451,19 +451,20 @@ public final class Notes {
 
   /**
    * A note of at most {@link #PAGE_BYTES} read from its start comes whole, in the first shape;
-   * anything else is the page from {@code offset} (0 when absent), ending on a character boundary
-   * at most {@link #PAGE_BYTES} later.
+   * anything else is the page from {@code offset} (null: 0), ending on a character boundary at most
+   * {@link #PAGE_BYTES} later. A refusal names the offset by the digits the client sent.
    */
-  private static Outcome page(NoteName name, byte[] bytes, long offset, String sha256) {
+  private static Outcome page(NoteName name, byte[] bytes, Arguments.Count offset, String sha256) {
     int total = bytes.length;
-    if (offset <= 0 && total <= PAGE_BYTES) {
+    long from = offset == null ? 0 : offset.value();
+    if (from == 0 && total <= PAGE_BYTES) {
       return JsonText.note(name.value(), bytes, 0, total, -1, -1, sha256);
     }
-    int start = (int) Math.max(0, Math.min(offset, Integer.MAX_VALUE));
-    if (offset > 0 && offset >= total) {
+    int start = (int) Math.min(from, Integer.MAX_VALUE);
+    if (from > 0 && from >= total) {
       return new Outcome.Refusal(
           "offset "
-              + offset
+              + offset.digits()
               + " is at or past the end of "
               + name
               + ", which is "
@@ -473,11 +474,11 @@ public final class Notes {
     if (isContinuation(bytes[start])) {
       return new Outcome.Refusal(
           "offset "
-              + offset
+              + offset.digits()
               + " is not at a character boundary of "
               + name
               + " (byte "
-              + offset
+              + start
               + " continues a character); pages start at 0 and at each nextOffset");
     }
     int end = Math.min(total, start + PAGE_BYTES);

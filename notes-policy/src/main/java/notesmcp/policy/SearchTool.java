@@ -74,7 +74,7 @@ final class SearchTool {
     arguments.allowOnly(NAME, Set.of("query", "folder", "limit"));
     String query = arguments.string("query");
     String folder = arguments.optionalString("folder");
-    long limit = arguments.optionalCount("limit");
+    Arguments.Count limit = arguments.optionalCount("limit");
     int characters = query.codePointCount(0, query.length());
     if (characters == 0) {
       return new Outcome.Refusal("query is empty: give at least one word to search for");
@@ -86,12 +86,13 @@ final class SearchTool {
     if (folder != null && folder.codePointCount(0, folder.length()) > MAX_FOLDER_CHARACTERS) {
       return new Outcome.Refusal("folder is longer than " + MAX_FOLDER_CHARACTERS + " characters");
     }
-    if (limit == 0 || limit > MAX_LIMIT) {
-      return new Outcome.Refusal("limit must be from 1 to " + MAX_LIMIT + ", not " + limit);
+    if (limit != null && (limit.value() == 0 || limit.value() > MAX_LIMIT)) {
+      return new Outcome.Refusal(
+          "limit must be from 1 to " + MAX_LIMIT + ", not " + limit.digits());
     }
     try {
       List<NoteSearch.Hit> hits =
-          engine().search(query, folder, limit < 0 ? DEFAULT_LIMIT : (int) limit);
+          engine().search(query, folder, limit == null ? DEFAULT_LIMIT : (int) limit.value());
       return new Outcome.Answer(answer(hits));
     } catch (NoteSearch.Refused refused) {
       return new Outcome.Refusal(refused.getMessage());

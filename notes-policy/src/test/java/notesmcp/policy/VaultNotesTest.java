@@ -269,6 +269,10 @@ class VaultNotesTest {
             "offset 40000 is at or past the end of big.md, which is 40000 bytes; pages start at 0"
                 + " and at each nextOffset");
     assertThat(refusal("read_note", "{\"path\":\"big.md\",\"offset\":99999999999999999999}"))
+        .isEqualTo(
+            "offset 99999999999999999999 is at or past the end of big.md, which is 40000 bytes;"
+                + " pages start at 0 and at each nextOffset");
+    assertThat(refusal("read_note", "{\"path\":\"big.md\",\"offset\":9223372036854775807}"))
         .startsWith("offset 9223372036854775807 is at or past the end of big.md");
     assertThat(refusal("read_note", "{\"path\":\"big.md\",\"offset\":-1}"))
         .isEqualTo("argument \"offset\" must be 0 or more, not -1");
