@@ -191,8 +191,9 @@ final class Arguments {
   }
 
   /**
-   * A count a client sent: its {@code value}, {@code Long.MAX_VALUE} for one beyond it, and the
-   * digits as sent, which a refusal names (never the value it was cut to).
+   * A count a client sent: its {@code value} ({@code Long.MAX_VALUE} for one of 19 digits or more,
+   * past any note's end and any limit), and the digits as sent, which a refusal names (never the
+   * value a longer one was cut to).
    */
   record Count(long value, String digits) {}
 
