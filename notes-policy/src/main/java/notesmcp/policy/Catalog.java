@@ -114,7 +114,7 @@ public final class Catalog {
     return new Comparator<String>() {
       @Override
       public int compare(String a, String b) {
-        return codePointOrder ? CODE_POINT_ORDER.compare(a, b) : a.compareTo(b);
+        return anySurrogate && anyFromE000 ? CODE_POINT_ORDER.compare(a, b) : a.compareTo(b);
       }
     };
   }
@@ -125,8 +125,8 @@ public final class Catalog {
    * names seen so. Under this object's monitor.
    */
   private void see(String name, int bytes) {
-    if (codePointOrder || bytes == name.length()) {
-      return; // as many bytes as characters: ASCII, no unit from U+D800 up
+    if ((anySurrogate && anyFromE000) || bytes == name.length()) {
+      return; // in code-point order already; or ASCII (as many bytes as characters)
     }
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
@@ -139,7 +139,6 @@ public final class Catalog {
       }
     }
     if (anySurrogate && anyFromE000) {
-      codePointOrder = true;
       NavigableSet<String> sorted = new TreeSet<>(pathOrder());
       sorted.addAll(notes);
       notes = sorted;
@@ -206,7 +205,6 @@ public final class Catalog {
   private long scannedAt;
   private boolean anySurrogate;
   private boolean anyFromE000;
-  private boolean codePointOrder;
   private NavigableSet<String> notes = new TreeSet<>(pathOrder());
   private final NavigableMap<String, Node> folders = new TreeMap<>();
   private final Map<Integer, Node> watches = new HashMap<>();
