@@ -10,8 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import notesmcp.cli.ExitCode;
+import notesmcp.files.Posix;
 import notesmcp.policy.PolicyFile;
-import notesmcp.policy.Posix;
 import notesmcp.policy.ProposalDirectory;
 import notesmcp.policy.Workspace;
 

@@ -21,7 +21,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.Set;
-import notesmcp.policy.FileProblem;
+import notesmcp.files.FileProblem;
 
 /**
  * One host configuration file as {@code config --install} reads and replaces it: read without

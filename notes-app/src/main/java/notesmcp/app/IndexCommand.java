@@ -12,13 +12,13 @@ import java.util.ArrayList;
 import java.util.List;
 import notesmcp.cli.ExitCode;
 import notesmcp.cli.UsageException;
+import notesmcp.files.ChangeRule;
+import notesmcp.files.Posix;
 import notesmcp.policy.NoteSearch;
 import notesmcp.policy.Notes;
 import notesmcp.policy.Policy;
 import notesmcp.policy.PolicyFile;
-import notesmcp.policy.Posix;
 import notesmcp.policy.Workspace;
-import notesmcp.policy.Workspace.ReadRule;
 
 /**
  * {@code notes-mcp index -root W -policy FILE}: builds or brings up to date the kept index of
@@ -75,7 +75,7 @@ final class IndexCommand {
     try {
       Posix.require();
       policy = PolicyFile.load(options.policyFile());
-      workspace = Workspace.at(options.root(), seams.readRule(ReadRule.ofSystem()));
+      workspace = Workspace.at(options.root(), seams.readRule(ChangeRule.ofSystem()));
     } catch (Posix.Unavailable e) {
       return ServeCommand.cannotStart(e, err).code;
     } catch (PolicyFile.Invalid e) {

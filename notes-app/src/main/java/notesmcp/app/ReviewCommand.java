@@ -10,17 +10,17 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import notesmcp.cli.ControllingTerminal;
 import notesmcp.cli.ExitCode;
+import notesmcp.files.ChangeRule;
+import notesmcp.files.FileProblem;
+import notesmcp.files.Posix;
 import notesmcp.policy.Approvals;
 import notesmcp.policy.Approvals.Decision;
-import notesmcp.policy.FileProblem;
 import notesmcp.policy.Policy;
 import notesmcp.policy.PolicyFile;
-import notesmcp.policy.Posix;
 import notesmcp.policy.ProposalDirectory;
 import notesmcp.policy.Recorded;
 import notesmcp.policy.Recorded.Valid;
 import notesmcp.policy.Workspace;
-import notesmcp.policy.Workspace.ReadRule;
 import notesmcp.text.TerminalText;
 
 /**
@@ -78,7 +78,7 @@ final class ReviewCommand {
   private static Approvals open(Options options, PrintStream err, Seams seams) {
     try {
       Policy policy = options.policyFile() == null ? null : PolicyFile.load(options.policyFile());
-      Workspace workspace = Workspace.at(options.root(), seams.readRule(ReadRule.ofSystem()));
+      Workspace workspace = Workspace.at(options.root(), seams.readRule(ChangeRule.ofSystem()));
       ProposalDirectory directory = ProposalDirectory.open(options.proposals(), workspace);
       return new Approvals(
           workspace, directory, Clock.systemUTC(), err, seams.checkpoints(err), policy);

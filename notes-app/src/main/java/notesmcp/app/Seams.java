@@ -2,8 +2,8 @@ package notesmcp.app;
 
 import java.io.PrintStream;
 import java.util.function.Consumer;
+import notesmcp.files.ChangeRule;
 import notesmcp.mcp.server.Tools;
-import notesmcp.policy.Workspace.ReadRule;
 
 /**
  * What a test may put around the real program, and nothing else can: package-private, so only code
@@ -27,7 +27,7 @@ class Seams {
    * read from the kernel; the change margin): a test may pretend the protection is off without
    * changing the machine's setting, or measure another margin.
    */
-  ReadRule readRule(ReadRule system) {
+  ChangeRule readRule(ChangeRule system) {
     return system;
   }
 

@@ -9,17 +9,17 @@ import java.time.Clock;
 import java.time.Duration;
 import notesmcp.cli.ExitCode;
 import notesmcp.cli.Version;
+import notesmcp.files.ChangeRule;
+import notesmcp.files.FileProblem;
+import notesmcp.files.Posix;
 import notesmcp.mcp.Protocol;
 import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.mcp.server.Server;
-import notesmcp.policy.FileProblem;
 import notesmcp.policy.Notes;
 import notesmcp.policy.Policy;
 import notesmcp.policy.PolicyFile;
-import notesmcp.policy.Posix;
 import notesmcp.policy.ProposalDirectory;
 import notesmcp.policy.Workspace;
-import notesmcp.policy.Workspace.ReadRule;
 import notesmcp.text.JsonInput;
 
 /**
@@ -65,7 +65,7 @@ final class ServeCommand {
       if (options.maxCalls() != null) {
         policy = policy.withMaxCalls(options.maxCalls());
       }
-      workspace = Workspace.at(options.root(), seams.readRule(ReadRule.ofSystem()));
+      workspace = Workspace.at(options.root(), seams.readRule(ChangeRule.ofSystem()));
       proposals =
           options.proposals() == null
               ? null

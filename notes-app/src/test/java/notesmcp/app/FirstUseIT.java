@@ -53,6 +53,8 @@ class FirstUseIT {
             "examples",
             "untrusted-text/pom.xml",
             "untrusted-text/src",
+            "posix-files/pom.xml",
+            "posix-files/src",
             "notes-cli/pom.xml",
             "notes-cli/src",
             "notes-policy/pom.xml",
@@ -141,15 +143,16 @@ class FirstUseIT {
   }
 
   /**
-   * A clone holds the test sources too (the copy has them for untrusted-text, notes-cli,
-   * notes-policy and mcp-stdio); the first-use builds compile none of them, which the program never
-   * needs (docs/packaging.md, "Where in the build").
+   * A clone holds the test sources too (the copy has them for untrusted-text, posix-files,
+   * notes-cli, notes-policy and mcp-stdio); the first-use builds compile none of them, which the
+   * program never needs (docs/packaging.md, "Where in the build").
    */
   @Test
   void theFirstUseBuildsCompileNoTestSources() {
     assertThat(firstUse.exit()).as(firstUse.err()).isZero();
     assertThat(chatFirstUse.exit()).as(chatFirstUse.err()).isZero();
-    for (String module : List.of("untrusted-text", "notes-cli", "notes-policy", "mcp-stdio")) {
+    for (String module :
+        List.of("untrusted-text", "posix-files", "notes-cli", "notes-policy", "mcp-stdio")) {
       assertThat(checkout.resolve(module + "/src/test/java")).isDirectory();
       assertThat(checkout.resolve(module + "/target/classes")).isDirectory();
       assertThat(checkout.resolve(module + "/target/test-classes")).doesNotExist();

@@ -10,13 +10,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
+import notesmcp.files.ChangeRule;
 import notesmcp.mcp.server.Tools;
 import notesmcp.mcp.server.Tools.Tool;
 import notesmcp.policy.Notes;
 import notesmcp.policy.Policy;
 import notesmcp.policy.ToolDefinition;
 import notesmcp.policy.Workspace;
-import notesmcp.policy.Workspace.ReadRule;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,7 +35,7 @@ class NoteToolsTest {
     notes =
         new Notes(
             Policy.defaults(),
-            Workspace.at(dir, new ReadRule(true, Duration.ZERO)),
+            Workspace.at(dir, new ChangeRule(true, Duration.ZERO)),
             Clock.systemUTC());
     tools = new NoteTools(notes);
   }

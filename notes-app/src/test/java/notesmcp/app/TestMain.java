@@ -9,10 +9,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import notesmcp.files.ChangeRule;
 import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.mcp.server.Tools;
 import notesmcp.mcp.server.Tools.Tool;
-import notesmcp.policy.Workspace.ReadRule;
 
 /**
  * The real program with what only tests may add, through {@link Seams} (README, "Tests": the
@@ -131,8 +131,8 @@ final class TestMain {
     }
 
     @Override
-    ReadRule readRule(ReadRule system) {
-      return new ReadRule(
+    ChangeRule readRule(ChangeRule system) {
+      return new ChangeRule(
           !unprotected && system.hardLinksProtected(), margin == null ? system.margin() : margin);
     }
 

@@ -13,9 +13,17 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
+import notesmcp.files.DurableFiles;
+import notesmcp.files.FileProblem;
+import notesmcp.files.Folder;
+import notesmcp.files.OpenedFile;
+import notesmcp.files.Posix;
+import notesmcp.files.WritableFile;
+import notesmcp.files.WritableFolder;
 import notesmcp.policy.ProposalDirectory.Status;
 import notesmcp.policy.Recorded.Damaged;
 import notesmcp.policy.Recorded.Valid;
+import notesmcp.text.Quote;
 
 /**
  * The trusted approval path: the only code that creates a note, and only for a proposal a person
@@ -597,10 +605,10 @@ public final class Approvals {
         return Result.UNREACHABLE;
       }
       try (place) {
-        Folder folder = place.folder();
+        WritableFolder folder = WritableFolder.of(place.folder());
         String name = place.name();
         DurableFiles.removeIfPresent(folder, temp);
-        OpenedFile.Identity checked = holding(folder, name, expected);
+        OpenedFile.Identity checked = holding(folder.folder(), name, expected);
         approvals.checkpoints.accept(prefix + "after-check");
         if (checked == null) {
           return Result.STALE;
@@ -612,9 +620,9 @@ public final class Approvals {
           ours = file.attributesWhenCreated();
         }
         approvals.checkpoints.accept(prefix + "after-temp");
-        folder.rename(temp, folder, name, Posix.RENAME_EXCHANGE);
+        folder.exchange(temp, name);
         approvals.checkpoints.accept(prefix + "after-exchange");
-        OpenedFile.Identity displaced = holding(folder, temp, expected);
+        OpenedFile.Identity displaced = holding(folder.folder(), temp, expected);
         if (!sameFile(displaced, checked)) {
           putBack(folder, name, ours);
           return Result.STALE;
@@ -632,23 +640,23 @@ public final class Approvals {
      */
     Result recover() throws IOException {
       try (Workspace.Place place = approvals.workspace.reach(path.value())) {
-        Folder folder = place.folder();
+        WritableFolder folder = WritableFolder.of(place.folder());
         long[] tempAttributes;
         try {
-          tempAttributes = folder.attributesOf(temp);
+          tempAttributes = folder.folder().attributesOf(temp);
         } catch (NoSuchFileException e) {
           return Result.NOTHING;
         }
-        if (holding(folder, place.name(), replacement) == null) {
+        if (holding(folder.folder(), place.name(), replacement) == null) {
           DurableFiles.removeIfPresent(folder, temp);
           folder.sync();
           return Result.NOTHING;
         }
-        if (holding(folder, temp, expected) != null) {
+        if (holding(folder.folder(), temp, expected) != null) {
           finish(folder);
           return Result.DONE;
         }
-        long[] note = folder.attributesOf(place.name());
+        long[] note = folder.folder().attributesOf(place.name());
         putBack(folder, place.name(), note);
         return Result.STALE;
       } catch (NoSuchFileException | Folder.NotAFolder e) {
@@ -675,7 +683,7 @@ public final class Approvals {
     }
 
     /** Steps 5: the displaced text's name removed, durably. */
-    private void finish(Folder folder) throws IOException {
+    private void finish(WritableFolder folder) throws IOException {
       folder.sync();
       DurableFiles.removeIfPresent(folder, temp);
       folder.sync();
@@ -686,14 +694,14 @@ public final class Approvals {
      * Exchanges back, so the other process's file is the note again; then removes T only if it is
      * the file we made ({@code ours}), never anything else.
      */
-    private void putBack(Folder folder, String name, long[] ours) throws IOException {
+    private void putBack(WritableFolder folder, String name, long[] ours) throws IOException {
       // Exchanged back only while the note's name still holds our file: if another process has
       // since replaced it, what it put there stays the note.
-      if (isOurs(folder, name, ours)) {
-        folder.rename(temp, folder, name, Posix.RENAME_EXCHANGE);
+      if (isOurs(folder.folder(), name, ours)) {
+        folder.exchange(temp, name);
       }
       folder.sync();
-      if (isOurs(folder, temp, ours)) {
+      if (isOurs(folder.folder(), temp, ours)) {
         folder.remove(temp);
         folder.sync();
       } else {
@@ -766,7 +774,7 @@ public final class Approvals {
     // Every step relative to the note's folder, held by its descriptor (Workspace.reach): never
     // by path, never through a link.
     try (Workspace.Place place = workspace.reach(proposal.path().value())) {
-      Folder folder = place.folder();
+      WritableFolder folder = WritableFolder.of(place.folder());
       String temp = tempOf(proposal);
       checkpoints.accept("before-create");
       DurableFiles.removeIfPresent(folder, temp); // left by a crash before step 3; never followed
@@ -794,8 +802,9 @@ public final class Approvals {
   /** Removes T, if it is there, and syncs the note's folder. */
   private void removeTemp(Proposal proposal) throws IOException {
     try (Workspace.Place place = workspace.reach(proposal.path().value())) {
-      DurableFiles.removeIfPresent(place.folder(), tempOf(proposal));
-      place.folder().sync();
+      WritableFolder folder = WritableFolder.of(place.folder());
+      DurableFiles.removeIfPresent(folder, tempOf(proposal));
+      folder.sync();
     } catch (NoSuchFileException e) {
       // the note's folder is gone: so is T
     }

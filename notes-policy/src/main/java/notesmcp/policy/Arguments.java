@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import notesmcp.text.JsonInput;
+import notesmcp.text.Quote;
+import notesmcp.text.Utf8;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -63,7 +65,7 @@ final class Arguments {
     if (raw == null) {
       return new Arguments(Map.of());
     }
-    int bytes = utf8Length(raw);
+    int bytes = Utf8.length(raw);
     if (bytes > Policy.MAX_ARGUMENT_BYTES) {
       throw new Rejected(
           "arguments are "
@@ -99,31 +101,6 @@ final class Arguments {
     } catch (JacksonException e) {
       throw new Rejected("arguments are not valid JSON: " + JsonInput.describe(e));
     }
-  }
-
-  /**
-   * The length of {@code text} in UTF-8, counted rather than encoded: every call's arguments pass
-   * here. A lone surrogate counts as the one byte {@code '?'} it is encoded as.
-   */
-  static int utf8Length(String text) {
-    int length = text.length();
-    int bytes = length;
-    for (int i = 0; i < length; i++) {
-      char c = text.charAt(i);
-      if (c >= 0x80) {
-        if (c < 0x800) {
-          bytes += 1;
-        } else if (Character.isHighSurrogate(c)
-            && i + 1 < length
-            && Character.isLowSurrogate(text.charAt(i + 1))) {
-          bytes += 2; // four bytes for the pair of chars
-          i++;
-        } else if (!Character.isSurrogate(c)) {
-          bytes += 2;
-        }
-      }
-    }
-    return bytes;
   }
 
   private static String typeOf(JsonToken token) {

@@ -8,16 +8,13 @@ import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
-import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import notesmcp.files.FileProblem;
+import notesmcp.files.Posix;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.json.JsonFactory;
@@ -257,18 +254,7 @@ public final class AuditLog {
    * at the name; created 0600 when {@code write}.
    */
   private FileChannel open(boolean write) throws IOException {
-    Path path = Path.of("/proc/self/fd/" + directory.descriptor() + "/" + FILE);
-    if (!write) {
-      return FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
-    }
-    return FileChannel.open(
-        path,
-        Set.of(
-            StandardOpenOption.CREATE,
-            StandardOpenOption.READ,
-            StandardOpenOption.WRITE,
-            LinkOption.NOFOLLOW_LINKS),
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    return write ? directory.folder().channel(FILE) : directory.folder().folder().channel(FILE);
   }
 
   private static String lastLineSha256(FileChannel file, long size) throws IOException {

@@ -23,6 +23,13 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
+import notesmcp.files.FileProblem;
+import notesmcp.files.Folder;
+import notesmcp.files.OpenedFile;
+import notesmcp.files.Posix;
+import notesmcp.files.Watcher;
+import notesmcp.text.Quote;
+import notesmcp.text.Utf8;
 
 /**
  * The notes the policy lets be read, as they are in the workspace now: one ordered, paged view that
@@ -700,7 +707,7 @@ public final class Catalog {
    */
   private void look(Node node, Folder folder, String name, int type, Set<String> changed) {
     if (NoteName.componentProblem(name) == null) {
-      take(node, folder, name, Arguments.utf8Length(name), type, changed);
+      take(node, folder, name, Utf8.length(name), type, changed);
     }
   }
 

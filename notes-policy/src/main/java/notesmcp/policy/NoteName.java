@@ -2,7 +2,9 @@ package notesmcp.policy;
 
 import java.text.Normalizer;
 import java.util.Objects;
+import notesmcp.text.Quote;
 import notesmcp.text.TerminalText;
+import notesmcp.text.Utf8;
 
 /**
  * The path of one note relative to the workspace, such as {@code notes.txt} or {@code
@@ -56,7 +58,7 @@ public final class NoteName {
     if (path.isEmpty()) {
       return "is empty";
     }
-    int bytes = Arguments.utf8Length(path);
+    int bytes = Utf8.length(path);
     if (bytes > MAX_PATH_BYTES) {
       return "is " + bytes + " bytes of UTF-8; the limit is " + MAX_PATH_BYTES;
     }
@@ -126,7 +128,7 @@ public final class NoteName {
           + Quote.of(path.substring(start, end))
           + " (a component starting with '.' is never a note)";
     }
-    int bytes = Arguments.utf8Length(path.substring(start, end));
+    int bytes = Utf8.length(path.substring(start, end));
     if (bytes > MAX_COMPONENT_BYTES) {
       return "has a component of " + bytes + " bytes; the limit is " + MAX_COMPONENT_BYTES;
     }

@@ -3,6 +3,7 @@ package notesmcp.policy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import notesmcp.text.Quote;
 
 /**
  * One entry of a policy's {@code readable}, {@code exclude} or {@code proposable} list ({@code

@@ -12,8 +12,10 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
-import notesmcp.text.JsonInput;
+import notesmcp.files.FileProblem;
 import notesmcp.text.JsonInput.JsonString;
+import notesmcp.text.Quote;
+import notesmcp.text.Utf8;
 import tools.jackson.core.io.JsonStringEncoder;
 
 /**
@@ -348,7 +350,7 @@ public final class Notes {
       return new Whole(null, ((Workspace.Unreadable) raw).reason(), gone);
     }
     byte[] bytes = ((Workspace.Bytes) raw).bytes();
-    int malformed = JsonText.firstMalformed(bytes);
+    int malformed = Utf8.firstMalformed(bytes);
     if (malformed >= 0) {
       return new Whole(null, name + " is not valid UTF-8 (byte " + malformed + ")", false);
     }
@@ -397,7 +399,7 @@ public final class Notes {
       return new Outcome.Refusal(((Workspace.Unreadable) raw).reason());
     }
     byte[] bytes = ((Workspace.Bytes) raw).bytes();
-    int malformed = JsonText.firstMalformed(bytes);
+    int malformed = Utf8.firstMalformed(bytes);
     if (malformed >= 0) {
       return new Outcome.Refusal(name + " is not valid UTF-8 (byte " + malformed + ")");
     }
@@ -603,7 +605,7 @@ public final class Notes {
       return new Outcome.Refusal(((Workspace.Unreadable) raw).reason());
     }
     byte[] bytes = ((Workspace.Bytes) raw).bytes();
-    int malformed = JsonText.firstMalformed(bytes);
+    int malformed = Utf8.firstMalformed(bytes);
     if (malformed >= 0) {
       return new Outcome.Refusal(name + " is not valid UTF-8 (byte " + malformed + ")");
     }
@@ -986,61 +988,6 @@ public final class Notes {
         out[at++] = (byte) text.charAt(i);
       }
       return at;
-    }
-
-    /**
-     * Where the first malformed sequence of {@code bytes} starts, or -1 when they are valid UTF-8:
-     * the strict reading the JDK's decoder makes (no overlong forms, no surrogates, nothing above
-     * U+10FFFF, no sequence cut short), and the same position it reports.
-     */
-    static int firstMalformed(byte[] bytes) {
-      int length = bytes.length;
-      int i = 0;
-      while (i < length) {
-        i = JsonInput.ByteRuns.endOfAscii(bytes, i, length); // a note is mostly ASCII
-        if (i == length) {
-          break;
-        }
-        int c = bytes[i] & 0xff;
-        int need;
-        int low = 0x80;
-        int high = 0xbf;
-        if (c >= 0xc2 && c <= 0xdf) {
-          need = 1;
-        } else if (c == 0xe0) {
-          need = 2;
-          low = 0xa0;
-        } else if (c == 0xed) {
-          need = 2;
-          high = 0x9f;
-        } else if (c >= 0xe1 && c <= 0xef) {
-          need = 2;
-        } else if (c == 0xf0) {
-          need = 3;
-          low = 0x90;
-        } else if (c == 0xf4) {
-          need = 3;
-          high = 0x8f;
-        } else if (c >= 0xf1 && c <= 0xf3) {
-          need = 3;
-        } else {
-          return i;
-        }
-        if (i + need >= length) {
-          return i;
-        }
-        int second = bytes[i + 1] & 0xff;
-        if (second < low || second > high) {
-          return i;
-        }
-        for (int k = 2; k <= need; k++) {
-          if ((bytes[i + k] & 0xc0) != 0x80) {
-            return i;
-          }
-        }
-        i += need + 1;
-      }
-      return -1;
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import notesmcp.text.Quote;
 
 /**
  * What the notes policy allows: which notes may be read ({@code readable} less {@code exclude}),

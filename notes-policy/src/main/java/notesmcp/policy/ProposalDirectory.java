@@ -2,9 +2,7 @@ package notesmcp.policy;
 
 import com.sun.security.auth.module.UnixSystem;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -18,6 +16,13 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import notesmcp.files.DurableFiles;
+import notesmcp.files.FileProblem;
+import notesmcp.files.Folder;
+import notesmcp.files.OpenedFile;
+import notesmcp.files.PlannedFolder;
+import notesmcp.files.Posix;
+import notesmcp.files.WritableFolder;
 
 /**
  * The proposals folder ({@code -proposals DIR}): one immutable record per accepted proposal, and
@@ -46,7 +51,6 @@ public final class ProposalDirectory {
 
   private static final String RECORD = ".json";
   private static final String LOCK = "lock";
-  private static final byte[] LOCK_NAME = LOCK.getBytes(StandardCharsets.US_ASCII);
 
   /** A record holds at most a 1 MiB note, escaped: far less than this. */
   static final int MAX_RECORD_BYTES = 8 * 1024 * 1024;
@@ -92,10 +96,10 @@ public final class ProposalDirectory {
 
   private final Path dir;
   private final long uid;
-  private final Folder folder;
+  private final WritableFolder folder;
   private final ReentrantLock inProcess = new ReentrantLock();
 
-  private ProposalDirectory(Path dir, long uid, Folder folder) {
+  private ProposalDirectory(Path dir, long uid, WritableFolder folder) {
     this.dir = dir;
     this.uid = uid;
     this.folder = folder;
@@ -131,8 +135,8 @@ public final class ProposalDirectory {
       refuseInside(dir, real, workspace);
       long me = new UnixSystem().getUid();
       // Owner and mode as the descriptor opened shows them: the folder checked is the one used.
-      Folder folder = Folder.openOnce(real, workspace.rule());
-      long[] opened = folder.attributesWhenOpened();
+      WritableFolder folder = WritableFolder.open(real, workspace.rule());
+      long[] opened = folder.folder().attributesWhenOpened();
       long owner = opened[Posix.OWNER];
       int mode = (int) opened[Posix.MODE] & 0777;
       if (owner != me) {
@@ -185,9 +189,9 @@ public final class ProposalDirectory {
     return dir;
   }
 
-  /** The folder's descriptor, held for the life of the process ({@link AuditLog} opens by it). */
-  int descriptor() {
-    return folder.descriptor();
+  /** The folder, held for the life of the process, to write in ({@link AuditLog} appends there). */
+  WritableFolder folder() {
+    return folder;
   }
 
   /**
@@ -223,29 +227,17 @@ public final class ProposalDirectory {
       if (inProcess.getHoldCount() > 1) {
         return work.run(); // this thread holds the folder's lock already
       }
-      // Opened relative to the folder's descriptor, created 0600 if missing, never a link, never
-      // a FIFO's wait for a reader; flock, released when the descriptor is closed.
-      long[] attributes = new long[Posix.ATTRIBUTES];
-      int fd = Posix.openLockAt(folder.descriptor(), LOCK_NAME, attributes);
-      if (fd < 0) {
-        throw Folder.failure(dir.resolve(LOCK).toString(), fd);
-      }
-      try {
-        if (!OpenedFile.isRegular(attributes)) {
-          throw new FileSystemException(dir.resolve(LOCK).toString(), null, "not a regular file");
-        }
-        int result = Posix.lock(fd, false);
-        if (result == -Posix.EAGAIN) {
-          onWait.run();
-          result = Posix.lock(fd, true);
-        }
-        if (result < 0) {
-          throw Folder.failure(dir.resolve(LOCK).toString(), result);
-        }
-        return work.run();
-      } finally {
-        Posix.close(fd);
-      }
+      // flock on DIR/lock, relative to the folder's descriptor (WritableFolder#locked).
+      return folder.locked(
+          LOCK,
+          dir.resolve(LOCK).toString(),
+          onWait,
+          new WritableFolder.Locked<T>() {
+            @Override
+            public T run() throws IOException {
+              return work.run();
+            }
+          });
     } finally {
       inProcess.unlock();
     }
@@ -254,7 +246,7 @@ public final class ProposalDirectory {
   /** The ids of all records, sorted; listed through the folder's descriptor. */
   List<String> ids() throws IOException {
     List<String> ids = new ArrayList<>();
-    try (Folder.Entries entries = folder.entries()) {
+    try (Folder.Entries entries = folder.folder().entries()) {
       Folder.Entry entry;
       while ((entry = entries.next()) != null) {
         String name = entry.text();
@@ -289,7 +281,7 @@ public final class ProposalDirectory {
 
   private boolean isAbsent(String name) {
     try {
-      folder.attributesOf(name);
+      folder.folder().attributesOf(name);
       return false;
     } catch (NoSuchFileException e) {
       return true;
@@ -321,7 +313,7 @@ public final class ProposalDirectory {
 
   private Recorded loadNow(String id) throws IOException {
     byte[] bytes;
-    try (OpenedFile record = folder.open(id + RECORD)) {
+    try (OpenedFile record = folder.folder().open(id + RECORD)) {
       if (record.owner() != uid || (record.permissions() & 0022) != 0) {
         return new Recorded.Damaged(
             id, "record is not owner-only (someone else could have changed it)");
@@ -428,7 +420,7 @@ public final class ProposalDirectory {
       return null;
     }
     try {
-      folder.attributesOf(id + RECORD);
+      folder.folder().attributesOf(id + RECORD);
     } catch (NoSuchFileException e) {
       return null;
     }

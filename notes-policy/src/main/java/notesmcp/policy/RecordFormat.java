@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import notesmcp.policy.Notes.Requester;
 import notesmcp.text.JsonInput;
+import notesmcp.text.Quote;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;

@@ -6,8 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import notesmcp.files.OpenedFile;
 import notesmcp.policy.Notes.JsonText;
 import notesmcp.policy.Notes.Outcome;
+import notesmcp.text.Quote;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 

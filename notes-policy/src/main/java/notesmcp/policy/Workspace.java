@@ -1,7 +1,6 @@
 package notesmcp.policy;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
@@ -13,9 +12,13 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
+import notesmcp.files.ChangeRule;
+import notesmcp.files.FileProblem;
+import notesmcp.files.Folder;
+import notesmcp.files.OpenedFile;
+import notesmcp.files.Posix;
 
 /**
  * The workspace folder, chosen at launch by trusted configuration, and the only code that touches
@@ -50,20 +53,20 @@ public final class Workspace {
     OpenedFile.beforeEachWait(Objects.requireNonNull(hook));
   }
 
-  /** Opens the workspace at {@code root} under this system's {@link ReadRule}. */
+  /** Opens the workspace at {@code root} under this system's {@link ChangeRule}. */
   public static Workspace at(Path root) throws IOException {
-    return at(root, ReadRule.ofSystem());
+    return at(root, ChangeRule.ofSystem());
   }
 
   /**
    * Opens the workspace at {@code root}, resolved to its real path and opened once, at start-up.
-   * Where hard links are not protected ({@link ReadRule#hardLinksProtected}), a root another user
+   * Where hard links are not protected ({@link ChangeRule#hardLinksProtected}), a root another user
    * may write is refused (the message says why and what to do).
    *
    * @throws Posix.Unavailable if the native library is missing: nothing can be read safely
    * @throws IOException if it does not exist, is not a directory, or is refused as above
    */
-  public static Workspace at(Path root, ReadRule rule) throws IOException {
+  public static Workspace at(Path root, ChangeRule rule) throws IOException {
     Posix.require();
     Path real = root.toRealPath();
     if (!Files.isDirectory(real)) {
@@ -86,7 +89,7 @@ public final class Workspace {
    * What this kernel cannot tell apart, in words for the start-up log, or null when it can tell
    * everything the walk needs: without a mount id ({@code statx}'s {@code STATX_MNT_ID}, Linux
    * 5.8+) folders are compared by device only, and without openat2 too (Linux 5.6+) a bind mount of
-   * the same file system inside the workspace would be entered ({@code docs/native.md}).
+   * the same file system inside the workspace would be entered ({@code posix-files/NATIVE.md}).
    */
   public String mountLimitation() {
     return mountLimitation(folder.attributesWhenOpened()[Posix.MOUNT] >= 0, Posix.HAS_OPENAT2);
@@ -110,7 +113,7 @@ public final class Workspace {
   }
 
   /** The rule the reads keep: hard-link protection and the change margin. */
-  ReadRule rule() {
+  ChangeRule rule() {
     return folder.rule();
   }
 
@@ -393,94 +396,5 @@ public final class Workspace {
       }
     }
     return true;
-  }
-
-  /**
-   * The two facts every careful read depends on beyond the file itself ({@code docs/behaviour.md},
-   * "What holds against other processes"):
-   *
-   * <ul>
-   *   <li>{@code hardLinksProtected}: whether the kernel refuses a hard link to a file the linking
-   *       user cannot read and write ({@code fs.protected_hardlinks = 1}). Without it another user
-   *       who can write a folder can link into it a file only this user can read; so then a folder
-   *       writable by another user is refused, at start-up and wherever a read reaches one.
-   *   <li>{@code margin}: how long ago the file's and its folder's change times must be, and
-   *       unchanged across the read. Within it a read is refused ("changed while it was being read;
-   *       try again"), or waited out where a person or a commit is the reader.
-   * </ul>
-   *
-   * Immutable.
-   */
-  public record ReadRule(boolean hardLinksProtected, Duration margin) {
-    /**
-     * The margin, as measured against the rename cycle of {@code bench/race/run} ({@code
-     * bench/race/README.md}).
-     */
-    public static final Duration MARGIN = Duration.ofMillis(50);
-
-    static final Path PROTECTED_HARDLINKS = Path.of("/proc/sys/fs/protected_hardlinks");
-
-    public ReadRule {
-      if (margin.isNegative()) {
-        throw new IllegalArgumentException("a negative margin");
-      }
-    }
-
-    /**
-     * This system's protection, read from {@code /proc/sys/fs/protected_hardlinks}, and the margin.
-     */
-    public static ReadRule ofSystem() {
-      return new ReadRule(hardLinksProtectedBySystem(), MARGIN);
-    }
-
-    /**
-     * Whether {@code /proc/sys/fs/protected_hardlinks} reads {@code 1}. Anything else (0, missing,
-     * unreadable: a container without {@code /proc/sys}) counts as unprotected, the safe side.
-     */
-    static boolean hardLinksProtectedBySystem() {
-      try (InputStream in = Files.newInputStream(PROTECTED_HARDLINKS)) {
-        byte[] value = in.readNBytes(8);
-        return value.length >= 1 && value[0] == '1' && (value.length == 1 || value[1] == '\n');
-      } catch (IOException | RuntimeException e) {
-        return false;
-      }
-    }
-
-    long marginNanos() {
-      return margin.toNanos();
-    }
-
-    /**
-     * Why a folder with these attributes may not be read from, or null: only when hard links are
-     * not protected, a folder another user may write (owned by another user than this one or root,
-     * or writable by its group or by everyone) is refused.
-     */
-    String othersMayWrite(long[] folder) {
-      if (hardLinksProtected) {
-        return null;
-      }
-      return writableByOthers(folder, Posix.userId());
-    }
-
-    /** Who else may write a folder with these attributes, in words; null when nobody but us. */
-    static String writableByOthers(long[] folder, long me) {
-      long owner = folder[Posix.OWNER];
-      int mode = (int) folder[Posix.MODE];
-      if (owner != me && owner != 0) {
-        return "it is owned by another user (uid " + owner + ")";
-      }
-      if ((mode & 0002) != 0) {
-        return "it is writable by every user (mode " + octal(mode) + ")";
-      }
-      if ((mode & 0020) != 0) {
-        return "it is writable by its group (mode " + octal(mode) + ")";
-      }
-      return null;
-    }
-
-    static String octal(int mode) {
-      String digits = Integer.toOctalString(mode & 07777);
-      return "0000".substring(Math.min(4, digits.length())) + digits;
-    }
   }
 }

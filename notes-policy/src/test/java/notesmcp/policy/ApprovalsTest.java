@@ -9,6 +9,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.stream.Stream;
+import notesmcp.files.DurableFiles;
 import notesmcp.policy.Approvals.Decision;
 import notesmcp.policy.Approvals.Done;
 import notesmcp.policy.Approvals.Refused;

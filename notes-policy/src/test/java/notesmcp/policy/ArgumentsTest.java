@@ -172,21 +172,4 @@ class ArgumentsTest {
     body.append("a".repeat(room % unitBytes));
     return prefix + body + suffix;
   }
-
-  @ParameterizedTest
-  @ValueSource(
-      strings = {
-        "",
-        "plain ascii",
-        "caf\u00e9 \u00df",
-        "\u20ac and \u4e2d\u6587",
-        "a pair \ud83d\ude00 of chars",
-        "a lone high \ud83d surrogate",
-        "a lone low \ude00 surrogate",
-        "\ude00\ud83d reversed",
-        "ends high \ud83d"
-      })
-  void theArgumentsSizeIsCountedAsUtf8EncodesIt(String text) {
-    assertThat(Arguments.utf8Length(text)).isEqualTo(text.getBytes(StandardCharsets.UTF_8).length);
-  }
 }

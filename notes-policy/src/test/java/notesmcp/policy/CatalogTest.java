@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import notesmcp.policy.Workspace.ReadRule;
+import notesmcp.files.ChangeRule;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,7 +35,7 @@ class CatalogTest {
       throws IOException {
     return new Catalog(
         policy,
-        Workspace.at(root, new ReadRule(true, Duration.ZERO)),
+        Workspace.at(root, new ChangeRule(true, Duration.ZERO)),
         new PrintStream(log, true, StandardCharsets.UTF_8),
         maxNotes,
         maxFolders);

@@ -13,8 +13,9 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import notesmcp.policy.Workspace.ReadRule;
+import notesmcp.files.ChangeRule;
+import notesmcp.files.OpenedFile;
+import notesmcp.files.Posix;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -40,7 +41,7 @@ class ChangeRuleTest {
   @BeforeEach
   void createWorkspace() throws IOException {
     root = Files.createDirectory(dir.resolve("workspace")).toRealPath();
-    workspace = Workspace.at(root, new ReadRule(true, ReadRule.MARGIN));
+    workspace = Workspace.at(root, new ChangeRule(true, ChangeRule.MARGIN));
   }
 
   @Test
@@ -127,26 +128,6 @@ class ChangeRuleTest {
     assertThat(read.identity().inode()).isEqualTo(Files.getAttribute(note, "unix:ino"));
   }
 
-  @Test
-  void aPatientReaderWaitsOutTheMarginInsteadOfFailing() throws IOException {
-    Files.writeString(root.resolve("notes.txt"), "fresh");
-    AtomicInteger tries = new AtomicInteger();
-    long start = System.nanoTime();
-
-    String text =
-        OpenedFile.patiently(
-            () -> {
-              tries.incrementAndGet();
-              try (OpenedFile note = workspace.rootFolder().open("notes.txt")) {
-                return new String(note.readAll(100), StandardCharsets.UTF_8);
-              }
-            });
-
-    assertThat(text).isEqualTo("fresh");
-    assertThat(tries.get()).isBetween(2, OpenedFile.ATTEMPTS);
-    assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(2).toNanos());
-  }
-
   /**
    * The server's hook (Workspace.beforeEachWait): run on the reading thread before every wait for
    * the margin, a tool's read or a patient reader's, and never for a read that does not wait.
@@ -179,43 +160,10 @@ class ChangeRuleTest {
   }
 
   @Test
-  void aPatientReaderGivesUpAfterItsAttemptsWhenTheFileKeepsChanging() throws IOException {
-    Path note = Files.writeString(root.resolve("notes.txt"), "0");
-    AtomicInteger tries = new AtomicInteger();
-
-    assertThatThrownBy(
-            () ->
-                OpenedFile.patiently(
-                    () -> {
-                      Files.writeString(note, Integer.toString(tries.incrementAndGet()));
-                      try (OpenedFile open = workspace.rootFolder().open("notes.txt")) {
-                        return open.readAll(100);
-                      }
-                    }))
-        .isInstanceOf(OpenedFile.ChangedWhileReading.class)
-        .hasMessage(REFUSED);
-    assertThat(tries.get()).isEqualTo(OpenedFile.ATTEMPTS);
-  }
-
-  @Test
-  void aChangeStampedFarAheadOfTheClockCountsAsOldAndOneWithinTheMarginAsNew() {
-    long margin = ReadRule.MARGIN.toNanos();
-    long now = 1_000_000_000_000L;
-
-    assertThat(OpenedFile.left(now - margin, now, margin)).isZero();
-    assertThat(OpenedFile.left(now - margin + 1, now, margin)).isEqualTo(1);
-    assertThat(OpenedFile.left(now, now, margin)).isEqualTo(margin);
-    assertThat(OpenedFile.left(now + margin / 2, now, margin)).as("just ahead").isPositive();
-    assertThat(OpenedFile.left(now + margin + 1, now, margin))
-        .as("the clock was set back")
-        .isZero();
-  }
-
-  @Test
   void withHardLinksUnprotectedAWorkspaceOthersMayWriteIsRefusedAtStartUpSayingWhy()
       throws IOException {
     Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxrwxr-x"));
-    ReadRule unprotected = new ReadRule(false, ReadRule.MARGIN);
+    ChangeRule unprotected = new ChangeRule(false, ChangeRule.MARGIN);
 
     assertThatThrownBy(() -> Workspace.at(root, unprotected))
         .hasMessage(
@@ -224,13 +172,13 @@ class ChangeRuleTest {
                 + " only you can read; make it writable only by you (chmod go-w "
                 + root
                 + "), or set fs.protected_hardlinks = 1");
-    assertThat(Workspace.at(root, new ReadRule(true, ReadRule.MARGIN)).root()).isEqualTo(root);
+    assertThat(Workspace.at(root, new ChangeRule(true, ChangeRule.MARGIN)).root()).isEqualTo(root);
   }
 
   @Test
   void withHardLinksUnprotectedAWorkspaceMadeWritableLaterIsRefusedAtTheRead() throws IOException {
     Files.writeString(root.resolve("notes.txt"), "x");
-    Workspace strict = Workspace.at(root, new ReadRule(false, Duration.ZERO));
+    Workspace strict = Workspace.at(root, new ChangeRule(false, Duration.ZERO));
     assertThat(strict.read(NOTES, 100)).isEqualTo(new Workspace.Text("x"));
 
     Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxrwxrwx"));
@@ -241,36 +189,6 @@ class ChangeRuleTest {
                 "notes.txt cannot be read: its folder is writable by every user (mode 0777), and"
                     + " this system does not protect hard links (fs.protected_hardlinks is not 1),"
                     + " so another user could link into it a file only you can read"));
-  }
-
-  @Test
-  void whoElseMayWriteAFolderIsToldByOwnerGroupAndOthers() {
-    long me = 1000;
-    assertThat(ReadRule.writableByOthers(folder(0700, me), me)).isNull();
-    assertThat(ReadRule.writableByOthers(folder(0755, 0), me)).as("root's").isNull();
-    assertThat(ReadRule.writableByOthers(folder(0700, 1001), me))
-        .isEqualTo("it is owned by another user (uid 1001)");
-    assertThat(ReadRule.writableByOthers(folder(0770, me), me))
-        .isEqualTo("it is writable by its group (mode 0770)");
-    assertThat(ReadRule.writableByOthers(folder(01777, me), me))
-        .as("the sticky bit does not stop a hard link")
-        .isEqualTo("it is writable by every user (mode 1777)");
-    assertThat(new ReadRule(true, Duration.ZERO).othersMayWrite(folder(0777, 1001))).isNull();
-  }
-
-  private static long[] folder(int mode, long owner) {
-    long[] attributes = new long[Posix.ATTRIBUTES];
-    attributes[Posix.MODE] = Posix.S_IFDIR | mode;
-    attributes[Posix.OWNER] = owner;
-    return attributes;
-  }
-
-  @Test
-  void theSystemsProtectionIsReadFromProc() throws IOException {
-    String value = Files.readString(ReadRule.PROTECTED_HARDLINKS).strip();
-
-    assertThat(ReadRule.hardLinksProtectedBySystem()).isEqualTo(value.equals("1"));
-    assertThat(ReadRule.ofSystem().margin()).isEqualTo(Duration.ofMillis(50));
   }
 
   @Test

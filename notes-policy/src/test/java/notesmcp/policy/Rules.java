@@ -1,7 +1,7 @@
 package notesmcp.policy;
 
 import java.time.Duration;
-import notesmcp.policy.Workspace.ReadRule;
+import notesmcp.files.ChangeRule;
 
 /** Read rules for tests, and a way to let the change margin pass. */
 final class Rules {
@@ -9,14 +9,14 @@ final class Rules {
    * Hard links protected and no margin: for tests about other checks, which write a file and read
    * it at once. The change rule itself is tested with the real margin ({@code ChangeRuleTest}).
    */
-  static final ReadRule NO_MARGIN = new ReadRule(true, Duration.ZERO);
+  static final ChangeRule NO_MARGIN = new ChangeRule(true, Duration.ZERO);
 
   private Rules() {}
 
   /** Sleeps until what was just written is older than the real margin. */
   static void waitOutMargin() {
     try {
-      Thread.sleep(ReadRule.MARGIN.toMillis() + 20);
+      Thread.sleep(ChangeRule.MARGIN.toMillis() + 20);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

@@ -12,8 +12,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import notesmcp.files.ChangeRule;
 import notesmcp.policy.Notes.Outcome;
-import notesmcp.policy.Workspace.ReadRule;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,7 +72,7 @@ class VaultNotesTest {
     Path file = Files.writeString(dir.resolve("policy.json"), policy);
     return new Notes(
         PolicyFile.load(file),
-        Workspace.at(root, new ReadRule(true, Duration.ZERO)),
+        Workspace.at(root, new ChangeRule(true, Duration.ZERO)),
         Clock.systemUTC(),
         null,
         new PrintStream(log, true, StandardCharsets.UTF_8));

@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import notesmcp.files.WritableFile;
+import notesmcp.files.WritableFolder;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -211,5 +213,57 @@ class WorkspaceTest {
   void missingRootIsRefused() {
     assertThatThrownBy(() -> Workspace.at(dir.resolve("missing")))
         .isInstanceOf(NoSuchFileException.class);
+  }
+
+  @Test
+  void theWorkspaceReadsANoteInAFolderAndNamesItsPathInEveryRefusal() throws IOException {
+    Files.createDirectories(root.resolve("Projects"));
+    Files.writeString(root.resolve("Projects/Paper Kite.md"), "kites");
+    Files.createSymbolicLink(root.resolve("Linked"), root.resolve("Projects"));
+    Files.createDirectory(root.resolve("Projects/Folder.md"));
+    Workspace workspace = Workspace.at(root, Rules.NO_MARGIN);
+
+    Workspace.Raw read = workspace.readBytes("Projects/Paper Kite.md", 100);
+    assertThat(read).isInstanceOf(Workspace.Bytes.class);
+    Workspace.Bytes bytes = (Workspace.Bytes) read;
+    assertThat(new String(bytes.bytes(), StandardCharsets.UTF_8)).isEqualTo("kites");
+    assertThat(bytes.identity().size()).isEqualTo(5);
+    assertThat(bytes.identity().inode())
+        .isEqualTo(Files.getAttribute(root.resolve("Projects/Paper Kite.md"), "unix:ino"));
+
+    assertThat(workspace.readBytes("Linked/Paper Kite.md", 100))
+        .isEqualTo(
+            new Workspace.Unreadable(
+                "Linked/Paper Kite.md cannot be read: the folder Linked is a symbolic link"
+                    + " (links are never followed)"));
+    assertThat(workspace.readBytes("Projects/Folder.md", 100))
+        .isEqualTo(
+            new Workspace.Unreadable("Projects/Folder.md is a directory, not a regular file"));
+    assertThat(workspace.readBytes("Nowhere/x.md", 100))
+        .isEqualTo(new Workspace.Unreadable("Nowhere/x.md does not exist in the workspace"));
+    assertThat(workspace.readBytes("Projects/missing.md", 100))
+        .isEqualTo(new Workspace.Unreadable("Projects/missing.md does not exist in the workspace"));
+  }
+
+  @Test
+  void aReachedPlaceGivesTheNotesFolderForWritesBesideIt() throws IOException {
+    Files.createDirectories(root.resolve("Inbox"));
+    Workspace workspace = Workspace.at(root, Rules.NO_MARGIN);
+
+    try (Workspace.Place place = workspace.reach("Inbox/idea.md")) {
+      assertThat(place.name()).isEqualTo("idea.md");
+      WritableFolder folder = WritableFolder.of(place.folder());
+      try (WritableFile temp = folder.create(".tmp-1")) {
+        temp.write("new idea\n".getBytes(StandardCharsets.UTF_8));
+        temp.sync();
+      }
+      folder.rename(".tmp-1", folder, place.name(), false);
+      folder.sync();
+    }
+
+    assertThat(Files.readString(root.resolve("Inbox/idea.md"))).isEqualTo("new idea\n");
+    try (Workspace.Place place = workspace.reach("notes.txt")) {
+      assertThat(place.folder()).isSameAs(workspace.rootFolder());
+    }
   }
 }

@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
-import notesmcp.policy.Workspace.ReadRule;
+import notesmcp.files.ChangeRule;
 
 /**
  * The typical traffic of the process-level benchmark, byte for byte: a {@code tools/call read_note}
@@ -54,7 +54,7 @@ public final class Samples {
       Files.writeString(root.resolve("notes.txt"), NOTE, StandardCharsets.UTF_8);
       // A note changed less than the read rule's margin ago is refused ("changed while it was
       // being read"): let it settle, or the first reads measure refusals.
-      Thread.sleep(ReadRule.MARGIN.toMillis() + 20);
+      Thread.sleep(ChangeRule.MARGIN.toMillis() + 20);
       return root;
     } catch (IOException e) {
       throw new UncheckedIOException(e);

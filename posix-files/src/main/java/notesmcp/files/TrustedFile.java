@@ -1,9 +1,8 @@
-package notesmcp.policy;
+package notesmcp.files;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import notesmcp.policy.Workspace.ReadRule;
 
 /**
  * A file of trusted configuration (the policy file), read as carefully as a note and refused when
@@ -27,11 +26,11 @@ import notesmcp.policy.Workspace.ReadRule;
  *
  * Stateless; any thread.
  */
-final class TrustedFile {
+public final class TrustedFile {
   private TrustedFile() {}
 
   /** Why a trusted file cannot be used; the message says what to do. */
-  static final class Refused extends IOException {
+  public static final class Refused extends IOException {
     private static final long serialVersionUID = 1L;
 
     Refused(String message) {
@@ -46,7 +45,7 @@ final class TrustedFile {
    *     regular file
    * @throws IOException if it cannot be read (missing, permission denied, ...)
    */
-  static byte[] read(Path file, int max) throws IOException {
+  public static byte[] read(Path file, int max) throws IOException {
     Posix.require();
     Path real = file.toRealPath();
     Path parent = real.getParent();
@@ -56,7 +55,7 @@ final class TrustedFile {
     long me = Posix.userId();
     // No margin: only this user or root can write where the file is, and either could change
     // what it says anyway; it must still be the same file, unchanged, across the read.
-    ReadRule rule = new ReadRule(true, Duration.ZERO);
+    ChangeRule rule = new ChangeRule(true, Duration.ZERO);
     Folder folder = Folder.openOnce(real.getRoot(), rule);
     try {
       String problem = folderProblem(folder.attributesWhenOpened(), me);
@@ -92,7 +91,7 @@ final class TrustedFile {
                       "is writable by "
                           + ((mode & 0002) != 0 ? "every user" : "its group")
                           + " (mode "
-                          + ReadRule.octal(mode)
+                          + ChangeRule.octal(mode)
                           + "); run: chmod go-w "
                           + real);
                 }
@@ -130,7 +129,7 @@ final class TrustedFile {
       return "is writable by "
           + ((mode & 0002) != 0 ? "every user" : "its group")
           + " (mode "
-          + ReadRule.octal(mode)
+          + ChangeRule.octal(mode)
           + "), so someone else could replace the file; keep it in a folder only you can write";
     }
     return null;

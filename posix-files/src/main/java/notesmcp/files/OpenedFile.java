@@ -1,8 +1,7 @@
-package notesmcp.policy;
+package notesmcp.files;
 
 import java.io.IOException;
 import java.util.Arrays;
-import notesmcp.policy.Workspace.ReadRule;
 
 /**
  * One regular file opened by {@link Folder#open}: it owns the descriptor, which is closed by {@link
@@ -23,12 +22,12 @@ import notesmcp.policy.Workspace.ReadRule;
  * and the link or rename that brought the file in stamped the file's. So {@link #readAll} accepts
  * its bytes only if the file's change time is the same at all three looks (name, descriptor, after
  * the read), the folder's is the same before and after, and both are older than the {@link
- * ReadRule}'s margin; else {@link ChangedWhileReading}. What that leaves open is measured and
+ * ChangeRule}'s margin; else {@link ChangedWhileReading}. What that leaves open is measured and
  * stated in {@code docs/behaviour.md}, "What holds against other processes".
  *
  * <p>Not thread-safe: one thread opens, reads and closes it.
  */
-final class OpenedFile implements AutoCloseable {
+public final class OpenedFile implements AutoCloseable {
   private final String shown;
   private final Folder folder;
   private final long[] folderBefore;
@@ -52,8 +51,8 @@ final class OpenedFile implements AutoCloseable {
    * same file with the same content (a changed note has another change time, size or inode). Times
    * in nanoseconds since the epoch.
    */
-  record Identity(long device, long inode, long size, long changed, long modified) {
-    static Identity of(long[] attributes) {
+  public record Identity(long device, long inode, long size, long changed, long modified) {
+    public static Identity of(long[] attributes) {
       return new Identity(
           attributes[Posix.DEVICE],
           attributes[Posix.INODE],
@@ -63,7 +62,7 @@ final class OpenedFile implements AutoCloseable {
     }
   }
 
-  static boolean isRegular(long[] attributes) {
+  public static boolean isRegular(long[] attributes) {
     return ((int) attributes[Posix.MODE] & Posix.S_IFMT) == Posix.S_IFREG;
   }
 
@@ -78,36 +77,36 @@ final class OpenedFile implements AutoCloseable {
   }
 
   /** Whether {@code other} (attributes from {@link Folder#attributesOf}) is this same file. */
-  boolean isSameFileAs(long[] other) {
+  public boolean isSameFileAs(long[] other) {
     return other[Posix.DEVICE] == opened[Posix.DEVICE] && other[Posix.INODE] == opened[Posix.INODE];
   }
 
   /** Hard links to the file: the larger of what the name showed and what the descriptor shows. */
-  int links() {
+  public int links() {
     return (int) Math.min(Integer.MAX_VALUE, Math.max(named[Posix.LINKS], opened[Posix.LINKS]));
   }
 
   /** The size when opened, from the descriptor; {@link #readAll} still stops at its own bound. */
-  long size() {
+  public long size() {
     return opened[Posix.SIZE];
   }
 
   /** The device and inode, from the descriptor. */
-  long device() {
+  public long device() {
     return opened[Posix.DEVICE];
   }
 
-  long inode() {
+  public long inode() {
     return opened[Posix.INODE];
   }
 
   /** The owner's user id, from the descriptor. */
-  long owner() {
+  public long owner() {
     return opened[Posix.OWNER];
   }
 
   /** The permission bits, from the descriptor. */
-  int permissions() {
+  public int permissions() {
     return (int) opened[Posix.MODE] & 07777;
   }
 
@@ -115,7 +114,7 @@ final class OpenedFile implements AutoCloseable {
    * The file as {@link #readAll} last accepted it (else as it was opened): device, inode, size,
    * change and modification time.
    */
-  Identity identity() {
+  public Identity identity() {
     return Identity.of(after != null ? after : opened);
   }
 
@@ -129,7 +128,7 @@ final class OpenedFile implements AutoCloseable {
    * @throws UnsafeFolder if hard links are not protected and the folder has become writable by
    *     another user
    */
-  byte[] readAll(int max) throws IOException {
+  public byte[] readAll(int max) throws IOException {
     if (fd < 0) {
       throw new IllegalStateException("closed");
     }
@@ -213,7 +212,7 @@ final class OpenedFile implements AutoCloseable {
    * The file or its folder changed while it was being read, or within the margin before: its bytes
    * were not returned. A later read may succeed; {@link #waitNanos} says when at the earliest.
    */
-  static final class ChangedWhileReading extends IOException {
+  public static final class ChangedWhileReading extends IOException {
     private static final long serialVersionUID = 1L;
     private final long waitNanos;
     private final boolean duringTheRead;
@@ -228,7 +227,7 @@ final class OpenedFile implements AutoCloseable {
      * Whether the file or its folder changed between the looks of this read, not only before it
      * (within the margin): something is changing it now.
      */
-    boolean duringTheRead() {
+    public boolean duringTheRead() {
       return duringTheRead;
     }
 
@@ -239,7 +238,7 @@ final class OpenedFile implements AutoCloseable {
   }
 
   /** Hard links are unprotected and the file's folder may be written by another user. */
-  static final class UnsafeFolder extends IOException {
+  public static final class UnsafeFolder extends IOException {
     private static final long serialVersionUID = 1L;
 
     UnsafeFolder(String name, String problem) {
@@ -252,26 +251,28 @@ final class OpenedFile implements AutoCloseable {
   }
 
   /** Reads a careful read may be retried by: see {@link #patiently}. */
-  interface Attempt<T> {
+  public interface Attempt<T> {
     T run() throws IOException;
   }
 
   /** How many times {@link #patiently} tries before it gives up. */
   static final int ATTEMPTS = 4;
 
-  /** Nothing: what runs before a wait until {@link Workspace#beforeEachWait} says otherwise. */
+  /** Nothing: what runs before a wait until {@link #beforeEachWait} says otherwise. */
   private static final Runnable NOTHING =
       new Runnable() {
         @Override
         public void run() {}
       };
 
-  /**
-   * What runs on a thread just before it waits out the margin: {@link Workspace#beforeEachWait}.
-   */
+  /** What runs on a thread just before it waits out the margin: {@link #beforeEachWait}. */
   private static volatile Runnable beforeEachWait = NOTHING;
 
-  static void beforeEachWait(Runnable hook) {
+  /**
+   * Sets what runs on a thread just before it waits out the change margin ({@link #waitOut}):
+   * process-wide, as threads are; nothing until set.
+   */
+  public static void beforeEachWait(Runnable hook) {
     beforeEachWait = hook;
   }
 
@@ -280,7 +281,7 @@ final class OpenedFile implements AutoCloseable {
    * Workspace#beforeEachWait} first. False, with the thread's interrupt flag set again, if the wait
    * was interrupted.
    */
-  static boolean waitOut(ChangedWhileReading e) {
+  public static boolean waitOut(ChangedWhileReading e) {
     long nanos = e.waitNanos();
     if (nanos <= 0) {
       return true;
@@ -301,7 +302,7 @@ final class OpenedFile implements AutoCloseable {
    * times; for readers that are a person or a commit rather than a client, which may always retry
    * itself (a record the server itself just wrote is younger than the margin).
    */
-  static <T> T patiently(Attempt<T> attempt) throws IOException {
+  public static <T> T patiently(Attempt<T> attempt) throws IOException {
     for (int tries = 1; ; tries++) {
       try {
         return attempt.run();

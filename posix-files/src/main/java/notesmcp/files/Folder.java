@@ -1,16 +1,20 @@
-package notesmcp.policy;
+package notesmcp.files;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import notesmcp.policy.Workspace.ReadRule;
+import java.nio.file.StandardOpenOption;
+import notesmcp.text.Quote;
+import notesmcp.text.Utf8;
 
 /**
  * A directory held by its descriptor: the workspace root or the proposals folder, opened once at
@@ -27,30 +31,30 @@ import notesmcp.policy.Workspace.ReadRule;
  * an empty path, whose close then does nothing, so every caller closes what it is given.
  *
  * <p>{@link #open(String)} is the careful open of the program, used by the tools ({@link
- * Workspace}) and by the review ({@link ProposalDirectory}, {@link Approvals}): opened without
+ * the workspace) and by the review (the proposals folder, the commit): opened without
  * following links, without blocking, with every check holding for the file actually opened. See
  * {@link OpenedFile} for what the caller then checks and how it reads.
  *
  * <p>Thread-safe for lookups and opens (the descriptor is fixed); {@link #close} belongs to the one
  * owner. A listing ({@link #entries}) reads through a descriptor of its own.
  */
-final class Folder implements AutoCloseable {
+public final class Folder implements AutoCloseable {
   private final int fd;
   private final boolean owned;
-  private final ReadRule rule;
+  private final ChangeRule rule;
   private final long[] opened;
   private boolean closed;
 
-  private Folder(int fd, boolean owned, ReadRule rule, long[] opened) {
+  private Folder(int fd, boolean owned, ChangeRule rule, long[] opened) {
     this.fd = fd;
     this.owned = owned;
     this.rule = rule;
     this.opened = opened;
   }
 
-  /** Opens the directory at {@code realPath} under the system's {@link ReadRule}. */
-  static Folder open(Path realPath) throws IOException {
-    return open(realPath, ReadRule.ofSystem());
+  /** Opens the directory at {@code realPath} under the system's {@link ChangeRule}. */
+  public static Folder open(Path realPath) throws IOException {
+    return open(realPath, ChangeRule.ofSystem());
   }
 
   /**
@@ -60,7 +64,7 @@ final class Folder implements AutoCloseable {
    * @throws Posix.Unavailable if the native library is missing: nothing can be read safely
    * @throws NotDirectoryException if it is a link or not a directory
    */
-  static Folder open(Path realPath, ReadRule rule) throws IOException {
+  public static Folder open(Path realPath, ChangeRule rule) throws IOException {
     Posix.require();
     long[] attributes = new long[Posix.ATTRIBUTES];
     String text = realPath.toString();
@@ -75,10 +79,10 @@ final class Folder implements AutoCloseable {
   }
 
   /**
-   * Opens the directory at {@code realPath} for a moment: as {@link #open(Path, ReadRule)}, but its
-   * {@link #close} releases it (for the folders above a file of trusted configuration).
+   * Opens the directory at {@code realPath} for a moment: as {@link #open(Path, ChangeRule)}, but
+   * its {@link #close} releases it (for the folders above a file of trusted configuration).
    */
-  static Folder openOnce(Path realPath, ReadRule rule) throws IOException {
+  public static Folder openOnce(Path realPath, ChangeRule rule) throws IOException {
     Folder kept = open(realPath, rule);
     return new Folder(kept.fd, true, rule, kept.opened);
   }
@@ -91,7 +95,7 @@ final class Folder implements AutoCloseable {
    *
    * @throws NotAFolder if it is a link or not a directory
    */
-  Folder anyFolder(String name) throws IOException {
+  public Folder anyFolder(String name) throws IOException {
     checkOpen();
     long[] attributes = new long[Posix.ATTRIBUTES];
     byte[] bytes = bytes(name);
@@ -105,7 +109,7 @@ final class Folder implements AutoCloseable {
   }
 
   /** The rule this folder's reads keep: the one it was opened with. */
-  ReadRule rule() {
+  public ChangeRule rule() {
     return rule;
   }
 
@@ -116,12 +120,12 @@ final class Folder implements AutoCloseable {
   }
 
   /** The folder's attributes as it was opened. */
-  long[] attributesWhenOpened() {
+  public long[] attributesWhenOpened() {
     return opened;
   }
 
   /** The folder's attributes now, from its descriptor ({@code fstat}). */
-  long[] attributes() throws IOException {
+  public long[] attributes() throws IOException {
     checkOpen();
     long[] attributes = new long[Posix.ATTRIBUTES];
     int result = Posix.stat(fd, attributes);
@@ -139,7 +143,7 @@ final class Folder implements AutoCloseable {
    * whose text does not turn back into the same path is refused; any other is encoded as the JVM
    * encodes paths.
    */
-  static byte[] bytesOf(Path path, String text) throws FileSystemException {
+  public static byte[] bytesOf(Path path, String text) throws FileSystemException {
     Charset encoding = Charset.defaultCharset();
     try {
       encoding = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
@@ -160,7 +164,7 @@ final class Folder implements AutoCloseable {
    *
    * @throws NoSuchFileException if nothing is at the name
    */
-  long[] attributesOf(String name) throws IOException {
+  public long[] attributesOf(String name) throws IOException {
     checkOpen();
     long[] attributes = new long[Posix.ATTRIBUTES];
     int result = Posix.statAt(fd, bytes(name), attributes);
@@ -171,7 +175,7 @@ final class Folder implements AutoCloseable {
   }
 
   /** The careful open of {@code name}, named so in messages: see {@link #open(String, String)}. */
-  OpenedFile open(String name) throws IOException {
+  public OpenedFile open(String name) throws IOException {
     return open(name, name);
   }
 
@@ -188,7 +192,7 @@ final class Folder implements AutoCloseable {
    * @throws ChangedWhileOpening if what was opened is not what the name showed
    * @throws NoSuchFileException if nothing is at the name
    */
-  OpenedFile open(String name, String shown) throws IOException {
+  public OpenedFile open(String name, String shown) throws IOException {
     long[] before = attributes();
     byte[] bytes = bytes(name);
     long[] named = new long[Posix.ATTRIBUTES];
@@ -227,7 +231,7 @@ final class Folder implements AutoCloseable {
    *     look at it
    * @throws NoSuchFileException if nothing is at the name
    */
-  Folder folder(String name) throws IOException {
+  public Folder folder(String name) throws IOException {
     return folder(name, name, Posix.HAS_OPENAT2);
   }
 
@@ -290,14 +294,14 @@ final class Folder implements AutoCloseable {
    * by a link or moved meanwhile never leads outside. Where the kernel has openat2 and no folder
    * needs its own look (hard links protected), the whole path is opened by one {@code openat2} with
    * {@code RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS|RESOLVE_NO_MAGICLINKS|RESOLVE_NO_XDEV}, which makes
-   * the same promise in the kernel (measured in {@code docs/native.md}). The caller closes what it
-   * gets.
+   * the same promise in the kernel (measured in {@code posix-files/NATIVE.md}). The caller closes
+   * what it gets.
    *
    * @throws NotAFolder as {@link #folder}, naming the part of the path
    * @throws NoSuchFileException if a part is missing
    * @throws IllegalArgumentException if {@code path} is not a relative path of plain names
    */
-  Folder walk(String path) throws IOException {
+  public Folder walk(String path) throws IOException {
     return walk(path, Posix.HAS_OPENAT2);
   }
 
@@ -367,7 +371,7 @@ final class Folder implements AutoCloseable {
   }
 
   /** The end of a refusal for a folder another user may write while hard links are unprotected. */
-  static String unprotectedHardLinks() {
+  public static String unprotectedHardLinks() {
     return ", and this system does not protect hard links (fs.protected_hardlinks is not 1), so"
         + " another user could link into it a file only you can read";
   }
@@ -392,7 +396,7 @@ final class Folder implements AutoCloseable {
    * This folder's entries, read through a descriptor of their own (so two listings never share a
    * position), in bounded chunks: memory does not grow with the folder. Close it when done.
    */
-  Entries entries() throws IOException {
+  public Entries entries() throws IOException {
     checkOpen();
     int own = Posix.reopenFolder(fd);
     if (own < 0) {
@@ -402,16 +406,14 @@ final class Folder implements AutoCloseable {
   }
 
   /** One entry of a listing: its name as the bytes the folder holds, its type and inode. */
-  record Entry(byte[] name, int type, long inode) {
+  public record Entry(byte[] name, int type, long inode) {
     /**
      * The name decoded as UTF-8, or null if the bytes are not valid UTF-8: the JDK decoder's strict
-     * reading ({@code Notes.JsonText.firstMalformed}), without a decoder made for each name (a
-     * vault's first enumeration meets hundreds of names that are not ASCII).
+     * reading ({@link Utf8#firstMalformed}), without a decoder made for each name (a vault's first
+     * enumeration meets hundreds of names that are not ASCII).
      */
-    String text() {
-      return Notes.JsonText.firstMalformed(name) < 0
-          ? new String(name, StandardCharsets.UTF_8)
-          : null;
+    public String text() {
+      return Utf8.firstMalformed(name) < 0 ? new String(name, StandardCharsets.UTF_8) : null;
     }
   }
 
@@ -420,7 +422,7 @@ final class Folder implements AutoCloseable {
    * left out), in the folder's own order, holding at most one chunk ({@value #CHUNK} bytes) in
    * memory. Not thread-safe: one thread lists.
    */
-  static final class Entries implements AutoCloseable {
+  public static final class Entries implements AutoCloseable {
     static final int CHUNK = 16384;
 
     private final byte[] chunk = new byte[CHUNK];
@@ -433,7 +435,7 @@ final class Folder implements AutoCloseable {
     }
 
     /** The next entry, or null at the end. */
-    Entry next() throws IOException {
+    public Entry next() throws IOException {
       if (fd < 0) {
         return null;
       }
@@ -470,87 +472,20 @@ final class Folder implements AutoCloseable {
     }
   }
 
-  // The writes a commit makes, all relative to this folder's descriptor (docs/design.md, "Reading
-  // a note"). Each throws the IOException its errno means; none follows a link.
-
   /**
-   * Creates {@code name} exclusively ({@code O_CREAT|O_EXCL|O_NOFOLLOW}, mode 0600), for writing.
-   *
-   * @throws FileAlreadyExistsException if anything, even a dangling link, is at the name
+   * The file {@code name} of this folder to read, reached through the folder's descriptor ({@code
+   * /proc/self/fd/N/name}, so the folder is the one held, never a path looked up again), never
+   * following a link at the name.
    */
-  WritableFile create(String name) throws IOException {
-    checkOpen();
-    long[] attributes = new long[Posix.ATTRIBUTES];
-    int file = Posix.createAt(fd, bytes(name), attributes);
-    if (file < 0) {
-      throw failure(name, file);
-    }
-    return new WritableFile(file, name, attributes);
+  public FileChannel channel(String name) throws IOException {
+    return FileChannel.open(
+        pathThroughDescriptor(name), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
   }
 
-  /**
-   * Gives the file {@code existing} of this folder a second name, {@code name} in {@code to}
-   * ({@code linkat}; a link at {@code existing} is linked itself, never followed).
-   *
-   * @throws FileAlreadyExistsException if anything is at {@code name}
-   */
-  void link(String existing, Folder to, String name) throws IOException {
-    checkOpen();
-    to.checkOpen();
-    int result = Posix.linkAt(fd, bytes(existing), to.fd, bytes(name));
-    if (result < 0) {
-      throw failure(result == -Posix.EEXIST ? name : existing, result);
-    }
-  }
-
-  /**
-   * Renames {@code from} of this folder to {@code name} in {@code to}: {@link Posix#RENAME_REPLACE}
-   * replaces what is there atomically, {@link Posix#RENAME_NOREPLACE} refuses ({@link
-   * FileAlreadyExistsException}), {@link Posix#RENAME_EXCHANGE} swaps the two.
-   */
-  void rename(String from, Folder to, String name, int how) throws IOException {
-    checkOpen();
-    to.checkOpen();
-    int result = Posix.renameAt(fd, bytes(from), to.fd, bytes(name), how);
-    if (result < 0) {
-      throw failure(result == -Posix.EEXIST ? name : from, result);
-    }
-  }
-
-  /** Removes the name {@code name} (a file or a link, never a folder; a link is not followed). */
-  void remove(String name) throws IOException {
-    checkOpen();
-    int result = Posix.unlinkAt(fd, bytes(name), false);
-    if (result < 0) {
-      throw failure(name, result);
-    }
-  }
-
-  /** Removes the empty folder {@code name}. */
-  void removeFolder(String name) throws IOException {
-    checkOpen();
-    int result = Posix.unlinkAt(fd, bytes(name), true);
-    if (result < 0) {
-      throw failure(name, result);
-    }
-  }
-
-  /** Makes the folder {@code name}, mode 0700. */
-  void makeFolder(String name) throws IOException {
-    checkOpen();
-    int result = Posix.makeFolderAt(fd, bytes(name));
-    if (result < 0) {
-      throw failure(name, result);
-    }
-  }
-
-  /** Forces this folder's entries to disk ({@code fsync}), so a name made or removed stays. */
-  void sync() throws IOException {
-    checkOpen();
-    int result = Posix.sync(fd);
-    if (result < 0) {
-      throw failure("the folder", result);
-    }
+  /** {@code /proc/self/fd/N/name}: the name in this very folder, for the JDK's own file API. */
+  Path pathThroughDescriptor(String name) {
+    bytes(name); // one component, never a path
+    return Path.of("/proc/self/fd/" + descriptor() + "/" + name);
   }
 
   /** Releases a folder reached from another; a folder opened at start-up is kept (see above). */
@@ -615,7 +550,7 @@ final class Folder implements AutoCloseable {
   }
 
   /** The name is not a regular file: a link, a directory, a FIFO, a socket or a device. */
-  static final class NotRegularFile extends IOException {
+  public static final class NotRegularFile extends IOException {
     private static final long serialVersionUID = 1L;
 
     NotRegularFile(String name, long[] attributes) {
@@ -638,7 +573,7 @@ final class Folder implements AutoCloseable {
    * A folder on the way may not be entered: a link, not a directory, a mount point, another file
    * system, or (hard links unprotected) writable by another user. The message names the folder.
    */
-  static final class NotAFolder extends IOException {
+  public static final class NotAFolder extends IOException {
     private static final long serialVersionUID = 1L;
     private final String folder;
     private final String problem;
@@ -650,18 +585,18 @@ final class Folder implements AutoCloseable {
     }
 
     /** The folder's path, as shown. */
-    String folder() {
+    public String folder() {
       return folder;
     }
 
     /** Why, starting "it is ...". */
-    String problem() {
+    public String problem() {
       return problem;
     }
   }
 
   /** The file opened is not the one the name showed a moment before: another process changed it. */
-  static final class ChangedWhileOpening extends IOException {
+  public static final class ChangedWhileOpening extends IOException {
     private static final long serialVersionUID = 1L;
 
     ChangedWhileOpening(String name) {

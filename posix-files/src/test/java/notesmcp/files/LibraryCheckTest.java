@@ -1,4 +1,4 @@
-package notesmcp.policy;
+package notesmcp.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,16 +1,16 @@
-package notesmcp.policy;
+package notesmcp.text;
 
 /**
  * Renders a client-supplied string for a refusal message: quoted, shortened, and with every
  * character that could hide or mislead (controls, format characters, non-ASCII) shown as a {@code
  * \\uXXXX} escape, so {@code notes\u2024txt} never looks like {@code notes.txt}.
  */
-final class Quote {
+public final class Quote {
   private static final int MAX_SHOWN = 80;
 
   private Quote() {}
 
-  static String of(String value) {
+  public static String of(String value) {
     StringBuilder out = new StringBuilder(Math.min(value.length(), MAX_SHOWN) + 8).append('"');
     int shown = Math.min(value.length(), MAX_SHOWN);
     for (int i = 0; i < shown; i++) {

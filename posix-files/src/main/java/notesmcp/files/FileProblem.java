@@ -1,4 +1,4 @@
-package notesmcp.policy;
+package notesmcp.files;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;

@@ -1,15 +1,15 @@
-package notesmcp.policy;
+package notesmcp.files;
 
 import java.io.IOException;
 
 /**
- * A file {@link Folder#create} made exclusively, open for writing: bytes go in with {@link #write},
- * reach the disk with {@link #sync}, and {@link #close} reports what a failed close means (on some
- * file systems the last write's error). The building block of a commit's temporary file: create,
- * write, sync, close, then link or rename it into place and sync the folder ({@code
+ * A file {@link WritableFolder#create} made exclusively, open for writing: bytes go in with {@link
+ * #write}, reach the disk with {@link #sync}, and {@link #close} reports what a failed close means
+ * (on some file systems the last write's error). The building block of a commit's temporary file:
+ * create, write, sync, close, then link or rename it into place and sync the folder ({@code
  * docs/design.md}, "Reading a note"). Not thread-safe: one thread writes and closes it.
  */
-final class WritableFile implements AutoCloseable {
+public final class WritableFile implements AutoCloseable {
   private final String name;
   private final long[] created;
   private int fd;
@@ -21,12 +21,12 @@ final class WritableFile implements AutoCloseable {
   }
 
   /** The file's attributes as created (device and inode name it from then on). */
-  long[] attributesWhenCreated() {
+  public long[] attributesWhenCreated() {
     return created;
   }
 
   /** Writes all of {@code bytes} at the current position. */
-  void write(byte[] bytes) throws IOException {
+  public void write(byte[] bytes) throws IOException {
     check();
     int result = Posix.write(fd, bytes, 0, bytes.length);
     if (result < 0) {
@@ -35,7 +35,7 @@ final class WritableFile implements AutoCloseable {
   }
 
   /** Forces the file's bytes and size to disk ({@code fsync}). */
-  void sync() throws IOException {
+  public void sync() throws IOException {
     check();
     int result = Posix.sync(fd);
     if (result < 0) {

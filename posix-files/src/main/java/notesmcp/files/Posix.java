@@ -1,4 +1,4 @@
-package notesmcp.policy;
+package notesmcp.files;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,25 +16,25 @@ import java.util.zip.CRC32;
 
 /**
  * The POSIX calls Java 17's standard library lacks, from the project's own {@code libnotesmcp.so}
- * (source: {@code notes-policy/src/main/c/notesmcp.c}; why and how in {@code docs/native.md}):
- * opens that never follow a link and never block, relative to a folder's descriptor; {@code statx}
- * of a name or a descriptor (with nanosecond change and modification times and the mount id);
- * folders read through their descriptor in bounded chunks; inotify; and the descriptor-relative
- * writes a commit needs. The checks of a careful read hold "for the file actually opened", as its
- * descriptor's own attributes give them (the README, "Reading notes while other processes change
- * the workspace"). Only {@link Folder}, {@link OpenedFile} and their helpers in this package call
- * them.
+ * (source: {@code posix-files/src/main/c/notesmcp.c}; why and how in {@code
+ * posix-files/NATIVE.md}): opens that never follow a link and never block, relative to a folder's
+ * descriptor; {@code statx} of a name or a descriptor (with nanosecond change and modification
+ * times and the mount id); folders read through their descriptor in bounded chunks; inotify; and
+ * the descriptor-relative writes of {@link WritableFolder}. The checks of a careful read hold "for
+ * the file actually opened", as its descriptor's own attributes give them (the README, "Reading
+ * notes while other processes change the workspace"). Only the classes of this package call them;
+ * the rest of the program sees {@link Folder}, {@link WritableFolder} and their helpers.
  *
  * <p>Where the library is: {@code native/libnotesmcp.so} beside the jar or classes folder that
  * holds this class (its code source), so {@code notes-app/target/notes-mcp.jar} loads {@code
- * notes-app/target/native/libnotesmcp.so}, and notes-policy's own {@code target/classes} loads
- * {@code target/native/libnotesmcp.so}. Before it is mapped it is checked: a regular file, an ELF
- * shared object for x86-64, and exactly the bytes the build made: their size and CRC-32, which the
- * build records in the resource {@value #RECORD} ({@link Record}). A damaged library (a truncated
- * copy, say) would otherwise crash the JVM as it maps it. A checksum, not a cryptographic hash:
- * whoever could write the library could write the record beside this class too, so this catches
- * damage, not forgery; and the JDK's SHA-256 costs 100 ms and more of a cold start (its security
- * providers load), CRC-32 about one (docs/native.md). When the library cannot be used, {@link
+ * notes-app/target/native/libnotesmcp.so}, and posix-files' own {@code target/classes} loads {@code
+ * target/native/libnotesmcp.so}. Before it is mapped it is checked: a regular file, an ELF shared
+ * object for x86-64, and exactly the bytes the build made: their size and CRC-32, which the build
+ * records in the resource {@value #RECORD} ({@link Record}). A damaged library (a truncated copy,
+ * say) would otherwise crash the JVM as it maps it. A checksum, not a cryptographic hash: whoever
+ * could write the library could write the record beside this class too, so this catches damage, not
+ * forgery; and the JDK's SHA-256 costs 100 ms and more of a cold start (its security providers
+ * load), CRC-32 about one (posix-files/NATIVE.md). When the library cannot be used, {@link
  * #require} says so and names the file; nothing falls back to a path-based read.
  *
  * <p>Every native function returns a non-negative result or {@code -errno} and never throws.
@@ -58,32 +58,32 @@ public final class Posix {
   static final int ELOOP = 40;
 
   /** The layout of an attributes array, as the C side fills it from a {@code struct statx}. */
-  static final int MODE = 0;
+  public static final int MODE = 0;
 
-  static final int LINKS = 1;
-  static final int OWNER = 2;
-  static final int GROUP = 3;
-  static final int DEVICE = 4;
-  static final int INODE = 5;
-  static final int SIZE = 6;
+  public static final int LINKS = 1;
+  public static final int OWNER = 2;
+  public static final int GROUP = 3;
+  public static final int DEVICE = 4;
+  public static final int INODE = 5;
+  public static final int SIZE = 6;
 
   /** Status change time (ctime), nanoseconds since the epoch. */
-  static final int CHANGED = 7;
+  public static final int CHANGED = 7;
 
   /** Modification time (mtime), nanoseconds since the epoch. */
-  static final int MODIFIED = 8;
+  public static final int MODIFIED = 8;
 
   /** The mount id ({@code statx}'s {@code STATX_MNT_ID}), or -1 when the kernel gave none. */
-  static final int MOUNT = 9;
+  public static final int MOUNT = 9;
 
-  static final int ATTRIBUTES = 10;
+  public static final int ATTRIBUTES = 10;
 
   /** The file type bits of a mode, and the types told apart in messages. */
-  static final int S_IFMT = 0170000;
+  public static final int S_IFMT = 0170000;
 
-  static final int S_IFREG = 0100000;
-  static final int S_IFDIR = 0040000;
-  static final int S_IFLNK = 0120000;
+  public static final int S_IFREG = 0100000;
+  public static final int S_IFDIR = 0040000;
+  public static final int S_IFLNK = 0120000;
 
   /** {@link #renameAt}'s flags: replace, never replace, exchange. */
   static final int RENAME_REPLACE = 0;
@@ -92,27 +92,27 @@ public final class Posix {
   static final int RENAME_EXCHANGE = 2;
 
   /** inotify's event bits (linux/inotify.h), for {@link #watchAdd} and the events read. */
-  static final int IN_MODIFY = 0x2;
+  public static final int IN_MODIFY = 0x2;
 
-  static final int IN_ATTRIB = 0x4;
-  static final int IN_CLOSE_WRITE = 0x8;
-  static final int IN_MOVED_FROM = 0x40;
-  static final int IN_MOVED_TO = 0x80;
-  static final int IN_CREATE = 0x100;
-  static final int IN_DELETE = 0x200;
-  static final int IN_DELETE_SELF = 0x400;
-  static final int IN_MOVE_SELF = 0x800;
-  static final int IN_UNMOUNT = 0x2000;
-  static final int IN_Q_OVERFLOW = 0x4000;
-  static final int IN_IGNORED = 0x8000;
-  static final int IN_ISDIR = 0x40000000;
+  public static final int IN_ATTRIB = 0x4;
+  public static final int IN_CLOSE_WRITE = 0x8;
+  public static final int IN_MOVED_FROM = 0x40;
+  public static final int IN_MOVED_TO = 0x80;
+  public static final int IN_CREATE = 0x100;
+  public static final int IN_DELETE = 0x200;
+  public static final int IN_DELETE_SELF = 0x400;
+  public static final int IN_MOVE_SELF = 0x800;
+  public static final int IN_UNMOUNT = 0x2000;
+  public static final int IN_Q_OVERFLOW = 0x4000;
+  public static final int IN_IGNORED = 0x8000;
+  public static final int IN_ISDIR = 0x40000000;
 
   /** {@link #readDirectory}'s {@code d_type} values (dirent.h). */
-  static final int DT_UNKNOWN = 0;
+  public static final int DT_UNKNOWN = 0;
 
-  static final int DT_DIR = 4;
-  static final int DT_REG = 8;
-  static final int DT_LNK = 10;
+  public static final int DT_DIR = 4;
+  public static final int DT_REG = 8;
+  public static final int DT_LNK = 10;
 
   /** The smallest buffer {@link #watchRead} always accepts: one event with the longest name. */
   static final int MIN_EVENT_BUFFER = 16 + 256;
@@ -129,7 +129,7 @@ public final class Posix {
   private static final String PROBLEM;
 
   /** Whether this kernel has {@code openat2} (Linux 5.6+); learnt once, at load. */
-  static final boolean HAS_OPENAT2;
+  public static final boolean HAS_OPENAT2;
 
   static {
     Path library = null;
@@ -280,9 +280,9 @@ public final class Posix {
   }
 
   /**
-   * Run by notes-policy's build right after it compiles the library: {@code Record LIBRARY
-   * RESOURCE} writes the library's {@link #recordOf record} to RESOURCE ({@value #RECORD} among the
-   * classes, so it travels in every jar that holds this class).
+   * Run by posix-files' build right after it compiles the library: {@code Record LIBRARY RESOURCE}
+   * writes the library's {@link #recordOf record} to RESOURCE ({@value #RECORD} among the classes,
+   * so it travels in every jar that holds this class).
    */
   public static final class Record {
     private Record() {}
@@ -343,7 +343,7 @@ public final class Posix {
   static native long now();
 
   /** {@code geteuid()}: the user the kernel checks permissions against. */
-  static native long userId();
+  public static native long userId();
 
   /**
    * The next entries of the open folder {@code fd}, packed into {@code buffer} as records of

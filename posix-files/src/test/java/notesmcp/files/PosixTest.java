@@ -1,4 +1,4 @@
-package notesmcp.policy;
+package notesmcp.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -231,7 +231,7 @@ class PosixTest {
                 "private",
                 "sh",
                 "-c",
-                "mount --bind \"$1\" \"$2\" && exec \"$3\" -cp \"$4\" notesmcp.policy.MountProbe \"$5\"",
+                "mount --bind \"$1\" \"$2\" && exec \"$3\" -cp \"$4\" notesmcp.files.MountProbe \"$5\"",
                 "sh",
                 outside.toString(),
                 inside.toString(),

@@ -1,4 +1,4 @@
-package notesmcp.policy;
+package notesmcp.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import notesmcp.policy.Workspace.ReadRule;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -22,10 +21,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A note in a folder, reached from the root folder by folder ({@link Folder#walk}, {@link
- * Workspace#reach}) and read by the careful read; the listing, the watcher and the writes of {@link
- * Folder}. Each walk test runs both ways: one {@code openat2} for the whole path, and one {@code
- * openat} per folder (what a kernel without openat2 gets, and what unprotected hard links need).
+ * A note in a folder, reached from the root folder by folder ({@link Folder#walk}) and read by the
+ * careful read; the listing, the watcher and the writes of {@link Folder}. Each walk test runs both
+ * ways: one {@code openat2} for the whole path, and one {@code openat} per folder (what a kernel
+ * without openat2 gets, and what unprotected hard links need).
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class WalkTest {
@@ -159,7 +158,7 @@ class WalkTest {
   @Test
   void withHardLinksUnprotectedAFolderOthersMayWriteIsRefusedWhereverItIsReached()
       throws IOException {
-    ReadRule unprotected = new ReadRule(false, Duration.ZERO);
+    ChangeRule unprotected = new ChangeRule(false, Duration.ZERO);
     Files.createDirectories(root.resolve("Shared/inner"));
     Files.setPosixFilePermissions(
         root.resolve("Shared"),
@@ -181,77 +180,65 @@ class WalkTest {
   }
 
   @Test
-  void theWorkspaceReadsANoteInAFolderAndNamesItsPathInEveryRefusal() throws IOException {
-    Files.createDirectories(root.resolve("Projects"));
-    Files.writeString(root.resolve("Projects/Paper Kite.md"), "kites");
-    Files.createSymbolicLink(root.resolve("Linked"), root.resolve("Projects"));
-    Files.createDirectory(root.resolve("Projects/Folder.md"));
-    Workspace workspace = Workspace.at(root, Rules.NO_MARGIN);
-
-    Workspace.Raw read = workspace.readBytes("Projects/Paper Kite.md", 100);
-    assertThat(read).isInstanceOf(Workspace.Bytes.class);
-    Workspace.Bytes bytes = (Workspace.Bytes) read;
-    assertThat(new String(bytes.bytes(), StandardCharsets.UTF_8)).isEqualTo("kites");
-    assertThat(bytes.identity().size()).isEqualTo(5);
-    assertThat(bytes.identity().inode())
-        .isEqualTo(Files.getAttribute(root.resolve("Projects/Paper Kite.md"), "unix:ino"));
-
-    assertThat(workspace.readBytes("Linked/Paper Kite.md", 100))
-        .isEqualTo(
-            new Workspace.Unreadable(
-                "Linked/Paper Kite.md cannot be read: the folder Linked is a symbolic link"
-                    + " (links are never followed)"));
-    assertThat(workspace.readBytes("Projects/Folder.md", 100))
-        .isEqualTo(
-            new Workspace.Unreadable("Projects/Folder.md is a directory, not a regular file"));
-    assertThat(workspace.readBytes("Nowhere/x.md", 100))
-        .isEqualTo(new Workspace.Unreadable("Nowhere/x.md does not exist in the workspace"));
-    assertThat(workspace.readBytes("Projects/missing.md", 100))
-        .isEqualTo(new Workspace.Unreadable("Projects/missing.md does not exist in the workspace"));
-  }
-
-  @Test
-  void aReachedPlaceGivesTheNotesFolderForWritesBesideIt() throws IOException {
-    Files.createDirectories(root.resolve("Inbox"));
-    Workspace workspace = Workspace.at(root, Rules.NO_MARGIN);
-
-    try (Workspace.Place place = workspace.reach("Inbox/idea.md")) {
-      assertThat(place.name()).isEqualTo("idea.md");
-      try (WritableFile temp = place.folder().create(".tmp-1")) {
-        temp.write("new idea\n".getBytes(StandardCharsets.UTF_8));
-        temp.sync();
-      }
-      place.folder().rename(".tmp-1", place.folder(), place.name(), Posix.RENAME_NOREPLACE);
-      place.folder().sync();
-    }
-
-    assertThat(Files.readString(root.resolve("Inbox/idea.md"))).isEqualTo("new idea\n");
-    try (Workspace.Place place = workspace.reach("notes.txt")) {
-      assertThat(place.folder()).isSameAs(workspace.rootFolder());
-    }
-  }
-
-  @Test
-  void folderWritesLinkRenameRemoveAndMakeFolders() throws IOException {
-    folder.makeFolder("sub");
-    try (Folder sub = folder.folder("sub")) {
+  void folderWritesLinkRenameExchangeRemoveAndMakeFolders() throws IOException {
+    WritableFolder top = WritableFolder.of(folder);
+    top.makeFolder("sub");
+    try (WritableFolder sub = WritableFolder.of(folder.folder("sub"))) {
       try (WritableFile file = sub.create("a")) {
         file.write(new byte[] {'A'});
       }
       assertThatThrownBy(() -> sub.create("a"))
           .isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
-      sub.link("a", folder, "a-link");
-      assertThatThrownBy(() -> sub.link("a", folder, "a-link"))
+      sub.link("a", top, "a-link");
+      assertThatThrownBy(() -> sub.link("a", top, "a-link"))
           .isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
-      sub.rename("a", sub, "b", Posix.RENAME_NOREPLACE);
+      sub.rename("a", sub, "b", false);
+      try (WritableFile file = sub.create("c")) {
+        file.write(new byte[] {'C'});
+      }
+      assertThatThrownBy(() -> sub.rename("b", sub, "c", false))
+          .isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
+      sub.exchange("b", "c");
+      assertThat(Files.readString(root.resolve("sub/b"))).isEqualTo("C");
+      assertThat(Files.readString(root.resolve("sub/c"))).isEqualTo("A");
+      sub.rename("c", sub, "b", true);
+      assertThat(Files.readString(root.resolve("sub/b"))).isEqualTo("A");
       sub.remove("b");
       assertThatThrownBy(() -> sub.remove("b")).isInstanceOf(NoSuchFileException.class);
     }
     assertThat(Files.readString(root.resolve("a-link"))).isEqualTo("A");
-    assertThatThrownBy(() -> folder.removeFolder("missing"))
-        .isInstanceOf(NoSuchFileException.class);
-    folder.removeFolder("sub");
+    assertThatThrownBy(() -> top.removeFolder("missing")).isInstanceOf(NoSuchFileException.class);
+    top.removeFolder("sub");
     assertThat(Files.exists(root.resolve("sub"))).isFalse();
+  }
+
+  @Test
+  void aLockFileIsHeldAroundTheWorkAndAFileIsReadAndWrittenThroughTheFoldersDescriptor()
+      throws IOException {
+    WritableFolder top = WritableFolder.of(folder);
+    String held =
+        top.locked(
+            "lock",
+            "the lock",
+            () -> {
+              throw new AssertionError("nobody else holds it");
+            },
+            () -> {
+              try (java.nio.channels.FileChannel log = top.channel("log")) {
+                log.write(java.nio.ByteBuffer.wrap(new byte[] {'x'}));
+              }
+              return "ran";
+            });
+
+    assertThat(held).isEqualTo("ran");
+    assertThat(Files.readString(root.resolve("log"))).isEqualTo("x");
+    assertThat(Files.getPosixFilePermissions(root.resolve("log")))
+        .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    try (java.nio.channels.FileChannel log = folder.channel("log")) {
+      assertThat(log.size()).isEqualTo(1);
+    }
+    Files.createSymbolicLink(root.resolve("link"), root.resolve("log"));
+    assertThatThrownBy(() -> folder.channel("link")).isInstanceOf(IOException.class);
   }
 
   @Test
@@ -260,7 +247,7 @@ class WalkTest {
     Posix.require();
     try (Folder inside = folder.folder("big")) {
       for (int i = 0; i < 1_200; i++) {
-        inside.makeFolder("an entry with a name of some length " + i);
+        WritableFolder.of(inside).makeFolder("an entry with a name of some length " + i);
       }
       long count = 0;
       long nameBytes = 0;
@@ -307,7 +294,8 @@ class WalkTest {
   @Test
   void aNameThatIsNotUtf8IsListedAsItsBytes() throws IOException {
     byte[] latin1 = {'c', 'a', 'f', (byte) 0xe9};
-    try (WritableFile file = folder.create(new String(latin1, StandardCharsets.ISO_8859_1))) {
+    try (WritableFile file =
+        WritableFolder.of(folder).create(new String(latin1, StandardCharsets.ISO_8859_1))) {
       file.write(new byte[0]);
     }
     // Java wrote it as UTF-8 (c3 a9); make a second one with the raw byte through the shell.

@@ -1,4 +1,4 @@
-package notesmcp.policy;
+package notesmcp.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

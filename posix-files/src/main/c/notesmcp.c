@@ -1,7 +1,7 @@
 /*
  * libnotesmcp.so: the POSIX calls Java 17's standard library lacks, for the careful reads and the
- * descriptor-relative writes of notes-policy (docs/native.md; the README's "Reading notes while
- * other processes change the workspace"). Loaded by notesmcp.policy.Posix, which declares each
+ * descriptor-relative writes of posix-files (posix-files/NATIVE.md; the README's "Reading notes while
+ * other processes change the workspace"). Loaded by notesmcp.files.Posix, which declares each
  * function and says what it is for.
  *
  * Rules every function keeps, so that each can be checked by reading it:
@@ -33,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "notesmcp_policy_Posix.h"
+#include "notesmcp_files_Posix.h"
 
 /* The layout of an attributes array: keep in step with Posix.java. */
 enum {
@@ -162,7 +162,7 @@ static int open_beneath(int dir, const char *path, int flags, __u64 resolve) {
 }
 
 /* A directory by its absolute path, the last part never a link: its descriptor, or -errno. */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_openDirectory(JNIEnv *env, jclass type,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_openDirectory(JNIEnv *env, jclass type,
                                                                  jbyteArray path,
                                                                  jlongArray attributes) {
   (void)type;
@@ -175,7 +175,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_openDirectory(JNIEnv *env, jcl
 }
 
 /* Whether this kernel has openat2 (Linux 5.6+): 1, or 0. */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_hasOpenat2(JNIEnv *env, jclass type) {
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_hasOpenat2(JNIEnv *env, jclass type) {
   (void)env;
   (void)type;
   int fd = open_beneath(AT_FDCWD, "/", FOLDER, 0);
@@ -192,7 +192,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_hasOpenat2(JNIEnv *env, jclass
  * RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV, so a mount point is refused by the
  * kernel itself (EXDEV); the caller sets it only where the kernel has openat2.
  */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_openFolderAt(JNIEnv *env, jclass type, jint dir,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_openFolderAt(JNIEnv *env, jclass type, jint dir,
                                                                 jbyteArray file, jboolean beneath,
                                                                 jlongArray attributes) {
   (void)type;
@@ -210,7 +210,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_openFolderAt(JNIEnv *env, jcla
  * look names up from and fstat, which needs only search permission on the folder, not read
  * permission (the folders above a trusted file may be 0711). The descriptor, or -errno.
  */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_openPlaceAt(JNIEnv *env, jclass type, jint dir,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_openPlaceAt(JNIEnv *env, jclass type, jint dir,
                                                                jbyteArray file,
                                                                jlongArray attributes) {
   (void)type;
@@ -225,7 +225,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_openPlaceAt(JNIEnv *env, jclas
 
 /* The folder `dir` opened again (openat(dir, ".")): a new open file, with a position of its own
  * for a listing. The descriptor, or -errno. */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_reopenFolder(JNIEnv *env, jclass type, jint dir) {
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_reopenFolder(JNIEnv *env, jclass type, jint dir) {
   (void)env;
   (void)type;
   int fd = open_at(dir, ".", FOLDER, 0);
@@ -237,7 +237,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_reopenFolder(JNIEnv *env, jcla
  * openat2 with the same resolve flags: no component may be a link, a mount point, "..", or lead
  * above `dir`. The descriptor, or -errno (-ENOSYS where the kernel lacks openat2).
  */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_openFolderBeneath(JNIEnv *env, jclass type,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_openFolderBeneath(JNIEnv *env, jclass type,
                                                                      jint dir, jbyteArray path,
                                                                      jlongArray attributes) {
   (void)type;
@@ -253,7 +253,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_openFolderBeneath(JNIEnv *env,
 }
 
 /* lstat of `name` in the directory `dir` (a link is described, never followed): 0 or -errno. */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_statAt(JNIEnv *env, jclass type, jint dir,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_statAt(JNIEnv *env, jclass type, jint dir,
                                                           jbyteArray file, jlongArray attributes) {
   (void)type;
   char name[COMPONENT];
@@ -270,14 +270,14 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_statAt(JNIEnv *env, jclass typ
 }
 
 /* fstat of an open descriptor (a file or a folder): 0 or -errno. */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_stat(JNIEnv *env, jclass type, jint fd,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_stat(JNIEnv *env, jclass type, jint fd,
                                                         jlongArray attributes) {
   (void)type;
   return look_at_descriptor(env, fd, attributes);
 }
 
 /* The careful open of `name` in `dir`, and fstat of the descriptor: the descriptor, or -errno. */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_openAt(JNIEnv *env, jclass type, jint dir,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_openAt(JNIEnv *env, jclass type, jint dir,
                                                           jbyteArray file, jlongArray attributes) {
   (void)type;
   char name[COMPONENT];
@@ -292,7 +292,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_openAt(JNIEnv *env, jclass typ
  * Reads from `fd` into buffer[offset, offset + length) until that range is full or the file ends:
  * the number of bytes read, or -errno. Short reads are read on from. The caller checks the range.
  */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_read(JNIEnv *env, jclass type, jint fd,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_read(JNIEnv *env, jclass type, jint fd,
                                                         jbyteArray buffer, jint offset,
                                                         jint length) {
   (void)type;
@@ -317,14 +317,14 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_read(JNIEnv *env, jclass type,
 }
 
 /* Closes `fd` once: 0 or -errno. Never retried (see the rules above). */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_close(JNIEnv *env, jclass type, jint fd) {
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_close(JNIEnv *env, jclass type, jint fd) {
   (void)env;
   (void)type;
   return close(fd) == 0 ? 0 : -errno;
 }
 
 /* The system's text for an error number, for messages. */
-JNIEXPORT jstring JNICALL Java_notesmcp_policy_Posix_describe(JNIEnv *env, jclass type,
+JNIEXPORT jstring JNICALL Java_notesmcp_files_Posix_describe(JNIEnv *env, jclass type,
                                                                jint error) {
   (void)type;
   char text[256];
@@ -332,7 +332,7 @@ JNIEXPORT jstring JNICALL Java_notesmcp_policy_Posix_describe(JNIEnv *env, jclas
 }
 
 /* The real-time clock (the one file times are stamped from), in nanoseconds since the epoch. */
-JNIEXPORT jlong JNICALL Java_notesmcp_policy_Posix_now(JNIEnv *env, jclass type) {
+JNIEXPORT jlong JNICALL Java_notesmcp_files_Posix_now(JNIEnv *env, jclass type) {
   (void)env;
   (void)type;
   struct timespec now;
@@ -341,7 +341,7 @@ JNIEXPORT jlong JNICALL Java_notesmcp_policy_Posix_now(JNIEnv *env, jclass type)
 }
 
 /* The effective user id, the one the kernel checks permissions against. */
-JNIEXPORT jlong JNICALL Java_notesmcp_policy_Posix_userId(JNIEnv *env, jclass type) {
+JNIEXPORT jlong JNICALL Java_notesmcp_files_Posix_userId(JNIEnv *env, jclass type) {
   (void)env;
   (void)type;
   return (jlong)geteuid();
@@ -381,7 +381,7 @@ struct linux_dirent64 {
  * fits; a buffer too small for the next entry gets -EINVAL (the folder's position is kept).
  */
 #define ENTRIES_CHUNK 16384
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_readDirectory(JNIEnv *env, jclass type,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_readDirectory(JNIEnv *env, jclass type,
                                                                  jint fd, jbyteArray buffer) {
   (void)type;
   _Alignas(8) unsigned char raw[ENTRIES_CHUNK];
@@ -420,7 +420,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_readDirectory(JNIEnv *env, jcl
 }
 
 /* Back to the folder's first entry, for a second listing through the same descriptor. */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_rewindDirectory(JNIEnv *env, jclass type,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_rewindDirectory(JNIEnv *env, jclass type,
                                                                    jint fd) {
   (void)env;
   (void)type;
@@ -428,7 +428,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_rewindDirectory(JNIEnv *env, j
 }
 
 /* A new inotify instance, non-blocking and close-on-exec: its descriptor, or -errno. */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_watchInit(JNIEnv *env, jclass type) {
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_watchInit(JNIEnv *env, jclass type) {
   (void)env;
   (void)type;
   int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
@@ -440,7 +440,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_watchInit(JNIEnv *env, jclass 
  * watched is the folder opened, whatever its path is now; IN_ONLYDIR is always added. The watch
  * descriptor, or -errno.
  */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_watchAdd(JNIEnv *env, jclass type, jint inotify,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_watchAdd(JNIEnv *env, jclass type, jint inotify,
                                                             jint folder, jint mask) {
   (void)env;
   (void)type;
@@ -454,7 +454,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_watchAdd(JNIEnv *env, jclass t
 }
 
 /* Ends watch `wd`: 0 or -errno (EINVAL once the kernel has ended it itself, IN_IGNORED). */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_watchRemove(JNIEnv *env, jclass type,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_watchRemove(JNIEnv *env, jclass type,
                                                                jint inotify, jint wd) {
   (void)env;
   (void)type;
@@ -468,7 +468,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_watchRemove(JNIEnv *env, jclas
  * longest name (16 + 256 bytes) may get -EINVAL.
  */
 #define EVENTS_CHUNK 16384
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_watchRead(JNIEnv *env, jclass type,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_watchRead(JNIEnv *env, jclass type,
                                                              jint inotify, jbyteArray buffer) {
   (void)type;
   _Alignas(struct inotify_event) unsigned char raw[EVENTS_CHUNK];
@@ -502,7 +502,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_watchRead(JNIEnv *env, jclass 
  * Waits at most `millis` (0: not at all) for `fd` to be readable: 1 if it is, 0 if the time
  * passed, or -errno. A signal does not lengthen the wait: it goes on for what is left.
  */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_poll(JNIEnv *env, jclass type, jint fd,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_poll(JNIEnv *env, jclass type, jint fd,
                                                         jint millis) {
   (void)env;
   (void)type;
@@ -532,7 +532,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_poll(JNIEnv *env, jclass type,
  * (less if the umask says so): the descriptor, or -errno (-EEXIST if anything, even a dangling
  * link, is at the name).
  */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_createAt(JNIEnv *env, jclass type, jint dir,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_createAt(JNIEnv *env, jclass type, jint dir,
                                                             jbyteArray file,
                                                             jlongArray attributes) {
   (void)type;
@@ -547,7 +547,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_createAt(JNIEnv *env, jclass t
 }
 
 /* Writes buffer[offset, offset + length) to `fd`, all of it: `length`, or -errno. */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_write(JNIEnv *env, jclass type, jint fd,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_write(JNIEnv *env, jclass type, jint fd,
                                                          jbyteArray buffer, jint offset,
                                                          jint length) {
   (void)type;
@@ -573,7 +573,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_write(JNIEnv *env, jclass type
 }
 
 /* fsync of a file or a folder: 0 or -errno. */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_sync(JNIEnv *env, jclass type, jint fd) {
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_sync(JNIEnv *env, jclass type, jint fd) {
   (void)env;
   (void)type;
   int result;
@@ -585,7 +585,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_sync(JNIEnv *env, jclass type,
 
 /* A second name `to` in `toDir` for the file `from` in `fromDir` (linkat, a link never followed):
  * 0 or -errno (-EEXIST if anything is at `to`). */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_linkAt(JNIEnv *env, jclass type, jint fromDir,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_linkAt(JNIEnv *env, jclass type, jint fromDir,
                                                           jbyteArray from, jint toDir,
                                                           jbyteArray to) {
   (void)type;
@@ -608,7 +608,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_linkAt(JNIEnv *env, jclass typ
  * renameat2 of `from` in `fromDir` to `to` in `toDir`, with `flags` 0 (replace what is at `to`),
  * RENAME_NOREPLACE (1: -EEXIST if anything is there) or RENAME_EXCHANGE (2): 0 or -errno.
  */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_renameAt(JNIEnv *env, jclass type, jint fromDir,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_renameAt(JNIEnv *env, jclass type, jint fromDir,
                                                             jbyteArray from, jint toDir,
                                                             jbyteArray to, jint flags) {
   (void)type;
@@ -632,7 +632,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_renameAt(JNIEnv *env, jclass t
 
 /* Removes the name `name` from `dir` (a folder, which must be empty, when `folder` is set):
  * 0 or -errno. A link is removed itself, never followed. */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_unlinkAt(JNIEnv *env, jclass type, jint dir,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_unlinkAt(JNIEnv *env, jclass type, jint dir,
                                                             jbyteArray file, jboolean folder) {
   (void)type;
   char name[COMPONENT];
@@ -648,7 +648,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_unlinkAt(JNIEnv *env, jclass t
 }
 
 /* A new folder `name` in `dir`, mode 0700 (less if the umask says so): 0 or -errno. */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_makeFolderAt(JNIEnv *env, jclass type, jint dir,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_makeFolderAt(JNIEnv *env, jclass type, jint dir,
                                                                 jbyteArray file) {
   (void)type;
   char name[COMPONENT];
@@ -667,7 +667,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_makeFolderAt(JNIEnv *env, jcla
  * An exclusive lock on the open file `fd` (flock, held by the open file until it is closed):
  * with `wait` it waits for it; without, -EWOULDBLOCK if another holds it. 0 or -errno.
  */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_lock(JNIEnv *env, jclass type, jint fd,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_lock(JNIEnv *env, jclass type, jint fd,
                                                         jboolean wait) {
   (void)env;
   (void)type;
@@ -683,7 +683,7 @@ JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_lock(JNIEnv *env, jclass type,
  * never blocking (O_NONBLOCK: a FIFO put there fails with ENXIO instead of waiting for a reader),
  * and fstat's it: the descriptor, or -errno. For a lock file, which is never read or written.
  */
-JNIEXPORT jint JNICALL Java_notesmcp_policy_Posix_openLockAt(JNIEnv *env, jclass type, jint dir,
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_openLockAt(JNIEnv *env, jclass type, jint dir,
                                                               jbyteArray file,
                                                               jlongArray attributes) {
   (void)type;

@@ -1,4 +1,4 @@
-package notesmcp.policy;
+package notesmcp.files;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -15,9 +15,9 @@ import java.util.List;
  * #unwatch} may come from any thread. {@link #close} only once the waiting thread has stopped (a
  * number closed under a waiting thread could be reused for another file).
  */
-final class Watcher implements AutoCloseable {
+public final class Watcher implements AutoCloseable {
   /** What a listing needs to hear of: names made, removed or moved, and the folder itself going. */
-  static final int NAMES =
+  public static final int NAMES =
       Posix.IN_CREATE
           | Posix.IN_DELETE
           | Posix.IN_MOVED_FROM
@@ -27,14 +27,14 @@ final class Watcher implements AutoCloseable {
           | Posix.IN_ATTRIB;
 
   /** One event: the watch it came from, its {@code IN_*} bits, the rename cookie, the name. */
-  record Event(int watch, int mask, int cookie, byte[] name) {
+  public record Event(int watch, int mask, int cookie, byte[] name) {
     /** Whether the kernel dropped events (the queue was full): everything must be looked at. */
-    boolean overflowed() {
+    public boolean overflowed() {
       return (mask & Posix.IN_Q_OVERFLOW) != 0;
     }
 
     /** Whether the watch has ended (the folder was removed, or {@link #unwatch}). */
-    boolean ended() {
+    public boolean ended() {
       return (mask & Posix.IN_IGNORED) != 0;
     }
   }
@@ -47,7 +47,7 @@ final class Watcher implements AutoCloseable {
   }
 
   /** A new inotify instance (non-blocking, close-on-exec). */
-  static Watcher open() throws IOException {
+  public static Watcher open() throws IOException {
     Posix.require();
     int fd = Posix.watchInit();
     if (fd < 0) {
@@ -57,7 +57,7 @@ final class Watcher implements AutoCloseable {
   }
 
   /** Watches {@code folder} for {@code mask} ({@link #NAMES}, say): the watch's number. */
-  int watch(Folder folder, int mask) throws IOException {
+  public int watch(Folder folder, int mask) throws IOException {
     int watch = Posix.watchAdd(fd, folder.descriptor(), mask);
     if (watch < 0) {
       throw Folder.failure("inotify watch", watch);
@@ -66,7 +66,7 @@ final class Watcher implements AutoCloseable {
   }
 
   /** Ends a watch; one the kernel already ended (its folder removed) is not an error. */
-  void unwatch(int watch) throws IOException {
+  public void unwatch(int watch) throws IOException {
     int result = Posix.watchRemove(fd, watch);
     if (result < 0 && result != -Posix.EINVAL) {
       throw Folder.failure("inotify watch", result);
@@ -74,7 +74,7 @@ final class Watcher implements AutoCloseable {
   }
 
   /** Waits at most {@code millis} for events: true if some are waiting. */
-  boolean await(int millis) throws IOException {
+  public boolean await(int millis) throws IOException {
     int result = Posix.poll(fd, millis);
     if (result < 0) {
       throw Folder.failure("inotify", result);
@@ -83,7 +83,7 @@ final class Watcher implements AutoCloseable {
   }
 
   /** The events waiting now (none: an empty list), without waiting; at most one chunk of them. */
-  List<Event> events() throws IOException {
+  public List<Event> events() throws IOException {
     List<Event> events = new ArrayList<>();
     int length = Posix.watchRead(fd, buffer);
     if (length == -Posix.EAGAIN) {

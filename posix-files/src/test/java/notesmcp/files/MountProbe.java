@@ -1,4 +1,4 @@
-package notesmcp.policy;
+package notesmcp.files;
 
 import java.nio.charset.StandardCharsets;
 

@@ -1,4 +1,4 @@
-package notesmcp.policy;
+package notesmcp.files;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,12 +10,12 @@ import java.util.UUID;
 /**
  * File operations that survive a crash and never replace anything: a file appears under its name
  * complete or not at all, owner-only from its first byte, and no link is ever followed. Every one
- * works relative to a folder held by its descriptor ({@link Folder}), never by path. Used for
- * proposal records, their status markers, and the committed note. Stateless; any thread.
+ * works relative to a folder held by its descriptor ({@link WritableFolder}), never by path.
+ * Stateless; any thread.
  */
-final class DurableFiles {
+public final class DurableFiles {
   /** Prefix of the temporary names {@link #publish} uses; no record or marker starts with it. */
-  static final String TEMP_PREFIX = ".tmp-";
+  public static final String TEMP_PREFIX = ".tmp-";
 
   private DurableFiles() {}
 
@@ -26,7 +26,8 @@ final class DurableFiles {
    *
    * @throws java.nio.file.FileAlreadyExistsException if the name is taken
    */
-  static void createSynced(Folder folder, String name, byte[] bytes) throws IOException {
+  public static void createSynced(WritableFolder folder, String name, byte[] bytes)
+      throws IOException {
     try (WritableFile file = folder.create(name)) {
       file.write(bytes);
       file.sync();
@@ -41,7 +42,7 @@ final class DurableFiles {
    * #removeStaleTemporaries}. This is "temp file, fsync, rename, fsync the folder" with the rename
    * made exclusive ({@code docs/approvals.md}).
    */
-  static void publish(Folder folder, String name, byte[] bytes) throws IOException {
+  public static void publish(WritableFolder folder, String name, byte[] bytes) throws IOException {
     String temp = TEMP_PREFIX + UUID.randomUUID();
     createSynced(folder, temp, bytes);
     try {
@@ -55,10 +56,10 @@ final class DurableFiles {
   /**
    * Removes what an interrupted {@link #publish} left in {@code folder}; call with writers locked.
    */
-  static void removeStaleTemporaries(Folder folder) throws IOException {
+  public static void removeStaleTemporaries(WritableFolder folder) throws IOException {
     byte[] prefix = TEMP_PREFIX.getBytes(StandardCharsets.US_ASCII);
     List<String> stale = new ArrayList<>();
-    try (Folder.Entries entries = folder.entries()) {
+    try (Folder.Entries entries = folder.folder().entries()) {
       Folder.Entry entry;
       while ((entry = entries.next()) != null) {
         String text = entry.text();
@@ -73,7 +74,7 @@ final class DurableFiles {
   }
 
   /** Removes {@code name} from {@code folder} if anything is there (never followed). */
-  static void removeIfPresent(Folder folder, String name) throws IOException {
+  public static void removeIfPresent(WritableFolder folder, String name) throws IOException {
     try {
       folder.remove(name);
     } catch (NoSuchFileException e) {

@@ -1,4 +1,4 @@
-package notesmcp.policy;
+package notesmcp.files;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,7 +10,7 @@ import java.nio.file.Path;
  * created: options are fully checked before anything is created on disk ({@code docs/behaviour.md},
  * "Limits"; {@code StartUpChecksIT}). Stateless; any thread.
  */
-final class PlannedFolder {
+public final class PlannedFolder {
   private PlannedFolder() {}
 
   /**
@@ -23,7 +23,7 @@ final class PlannedFolder {
    * @throws java.nio.file.NoSuchFileException for a link that leads nowhere: it cannot become a
    *     folder
    */
-  static Path realPathOf(Path dir) throws IOException {
+  public static Path realPathOf(Path dir) throws IOException {
     Path absolute = dir.toAbsolutePath();
     Path resolved = absolute.getRoot();
     for (Path part : absolute) {
