@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 import notesmcp.cli.ExitCode;
 import notesmcp.files.Posix;
-import notesmcp.policy.PolicyFile;
-import notesmcp.policy.ProposalDirectory;
-import notesmcp.policy.Workspace;
+import notesmcp.policy.proposals.ProposalDirectory;
+import notesmcp.policy.rules.PolicyFile;
+import notesmcp.policy.vault.Workspace;
 
 /**
  * {@code notes-mcp config -root W [-host H] [-policy FILE] [-proposals DIR] [--name N] [--install

@@ -14,11 +14,11 @@ import notesmcp.cli.ExitCode;
 import notesmcp.cli.UsageException;
 import notesmcp.files.ChangeRule;
 import notesmcp.files.Posix;
-import notesmcp.policy.NoteSearch;
-import notesmcp.policy.Notes;
-import notesmcp.policy.Policy;
-import notesmcp.policy.PolicyFile;
-import notesmcp.policy.Workspace;
+import notesmcp.policy.rules.Policy;
+import notesmcp.policy.rules.PolicyFile;
+import notesmcp.policy.tools.NoteAccess;
+import notesmcp.policy.tools.NoteSearch;
+import notesmcp.policy.vault.Workspace;
 
 /**
  * {@code notes-mcp index -root W -policy FILE}: builds or brings up to date the kept index of
@@ -95,8 +95,8 @@ final class IndexCommand {
           "notes-mcp: policy file " + options.policyFile() + " says \"search\": false: no index");
       return ExitCode.USAGE.code;
     }
-    Notes notes =
-        new Notes(policy, workspace, Clock.systemUTC(), null, err)
+    NoteAccess notes =
+        new NoteAccess(policy, workspace, Clock.systemUTC(), null, err)
             .withSearch(new SearchModule(err, null));
     long start = System.nanoTime();
     try {
@@ -126,7 +126,7 @@ final class IndexCommand {
    * words.
    */
   private static void answerFirstSearch(
-      Notes notes, InputStream in, OutputStream out, PrintStream err) {
+      NoteAccess notes, InputStream in, OutputStream out, PrintStream err) {
     String answer;
     try {
       NoteSearch.Exchange.Query query =

@@ -10,16 +10,16 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.mcp.server.Resources;
-import notesmcp.policy.Catalog;
-import notesmcp.policy.Notes;
+import notesmcp.policy.tools.NoteAccess;
+import notesmcp.policy.vault.Catalog;
 import notesmcp.text.TerminalText;
 
 /**
  * The notes as MCP resources: every note {@code read_note} would return is one, named by its {@code
  * note:} URI (docs/behaviour.md, "Resources"). Listing is the catalog's listing (the order and the
  * cursors of {@code list_notes}), reading is {@code read_note}'s lookup and careful read within the
- * same limit ({@link Notes#readWhole}), completion is a prefix match over the catalog's names, and
- * changes are the catalog's change notices. A URI is decoded into a string that is only ever
+ * same limit ({@link NoteAccess#readWhole}), completion is a prefix match over the catalog's names,
+ * and changes are the catalog's change notices. A URI is decoded into a string that is only ever
  * compared with the policy's and the catalog's names: it never becomes a file path.
  */
 final class NoteResources implements Resources {
@@ -36,10 +36,10 @@ final class NoteResources implements Resources {
 
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
-  private final Notes notes;
+  private final NoteAccess notes;
   private final List<Template> templates;
 
-  NoteResources(Notes notes) {
+  NoteResources(NoteAccess notes) {
     this.notes = notes;
     this.templates =
         List.of(
@@ -80,7 +80,7 @@ final class NoteResources implements Resources {
     if (path == null) {
       throw new Refused(notANoteUri(uri), true);
     }
-    Notes.Whole whole = notes.readWhole(path, cancelled);
+    NoteAccess.Whole whole = notes.readWhole(path, cancelled);
     if (whole.refusal() != null) {
       throw new Refused(whole.refusal(), whole.notFound());
     }

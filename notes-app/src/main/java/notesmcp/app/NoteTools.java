@@ -6,25 +6,25 @@ import java.util.function.BooleanSupplier;
 import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.mcp.server.Tools;
 import notesmcp.mcp.server.Tools.Tool;
-import notesmcp.policy.Notes;
-import notesmcp.policy.Notes.Outcome;
-import notesmcp.policy.Notes.Requester;
-import notesmcp.policy.ToolDefinition;
+import notesmcp.policy.proposals.Requester;
+import notesmcp.policy.tools.NoteAccess;
+import notesmcp.policy.tools.NoteAccess.Outcome;
+import notesmcp.policy.tools.ToolDefinition;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The adapter from the notes policy to MCP tools: definitions pass through unchanged (with the
  * policy's read-only fact as {@code annotations}), and a policy outcome becomes a tool result with
- * the same text, a refusal with {@code isError: true}. It holds a {@link Notes}, which can list,
- * read and propose, and nothing that can approve. The client's self-reported {@code clientInfo}
- * passes on as a {@link Requester}, unverified, so the policy stays free of MCP types.
+ * the same text, a refusal with {@code isError: true}. It holds a {@link NoteAccess}, which can
+ * list, read and propose, and nothing that can approve. The client's self-reported {@code
+ * clientInfo} passes on as a {@link Requester}, unverified, so the policy stays free of MCP types.
  */
 final class NoteTools implements Tools {
-  private final Notes notes;
+  private final NoteAccess notes;
   private final List<Tool> tools;
 
-  NoteTools(Notes notes) {
+  NoteTools(NoteAccess notes) {
     this.notes = notes;
     List<Tool> list = new ArrayList<>();
     for (ToolDefinition definition : notes.tools()) {
@@ -42,17 +42,17 @@ final class NoteTools implements Tools {
   /** The name a person sees for each tool (docs/behaviour.md, "Tools"). */
   private static String title(String name) {
     switch (name) {
-      case Notes.LIST_NOTES:
+      case NoteAccess.LIST_NOTES:
         return "List notes";
-      case Notes.READ_NOTE:
+      case NoteAccess.READ_NOTE:
         return "Read a note";
-      case Notes.PROPOSE_NOTE:
+      case NoteAccess.PROPOSE_NOTE:
         return "Propose a note";
-      case Notes.SEARCH_NOTES:
+      case NoteAccess.SEARCH_NOTES:
         return "Search notes";
-      case Notes.PROPOSE_EDIT:
+      case NoteAccess.PROPOSE_EDIT:
         return "Propose an edit";
-      case Notes.PROPOSAL_STATUS:
+      case NoteAccess.PROPOSAL_STATUS:
         return "Proposal status";
       default:
         return null;
@@ -66,7 +66,7 @@ final class NoteTools implements Tools {
    */
   private static ObjectNode annotations(String name, boolean readOnly) {
     ObjectNode hints = JsonNodeFactory.instance.objectNode();
-    if (name.equals(Notes.SEARCH_NOTES)) {
+    if (name.equals(NoteAccess.SEARCH_NOTES)) {
       hints.put("title", "Search notes");
     }
     hints.put("readOnlyHint", readOnly);

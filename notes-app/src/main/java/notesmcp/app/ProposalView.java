@@ -1,11 +1,11 @@
 package notesmcp.app;
 
 import java.nio.file.Path;
-import notesmcp.policy.Notes.Requester;
-import notesmcp.policy.Proposal;
-import notesmcp.policy.Recorded;
-import notesmcp.policy.Recorded.Damaged;
-import notesmcp.policy.Recorded.Valid;
+import notesmcp.policy.proposals.Proposal;
+import notesmcp.policy.proposals.Recorded;
+import notesmcp.policy.proposals.Recorded.Damaged;
+import notesmcp.policy.proposals.Recorded.Valid;
+import notesmcp.policy.proposals.Requester;
 import notesmcp.text.LineDiff;
 import notesmcp.text.TerminalText;
 

@@ -13,14 +13,14 @@ import notesmcp.cli.ExitCode;
 import notesmcp.files.ChangeRule;
 import notesmcp.files.FileProblem;
 import notesmcp.files.Posix;
-import notesmcp.policy.Approvals;
-import notesmcp.policy.Approvals.Decision;
-import notesmcp.policy.Policy;
-import notesmcp.policy.PolicyFile;
-import notesmcp.policy.ProposalDirectory;
-import notesmcp.policy.Recorded;
-import notesmcp.policy.Recorded.Valid;
-import notesmcp.policy.Workspace;
+import notesmcp.policy.proposals.ProposalDirectory;
+import notesmcp.policy.proposals.Recorded;
+import notesmcp.policy.proposals.Recorded.Valid;
+import notesmcp.policy.review.Approvals;
+import notesmcp.policy.review.Approvals.Decision;
+import notesmcp.policy.rules.Policy;
+import notesmcp.policy.rules.PolicyFile;
+import notesmcp.policy.vault.Workspace;
 import notesmcp.text.TerminalText;
 
 /**

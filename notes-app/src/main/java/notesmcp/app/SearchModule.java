@@ -15,7 +15,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.zip.ZipFile;
-import notesmcp.policy.NoteSearch;
+import notesmcp.policy.tools.NoteSearch;
 
 /**
  * The engine of {@code search_notes}, from the module notes-search: its jar and Lucene's live in a

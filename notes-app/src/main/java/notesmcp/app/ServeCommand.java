@@ -15,11 +15,11 @@ import notesmcp.files.Posix;
 import notesmcp.mcp.Protocol;
 import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.mcp.server.Server;
-import notesmcp.policy.Notes;
-import notesmcp.policy.Policy;
-import notesmcp.policy.PolicyFile;
-import notesmcp.policy.ProposalDirectory;
-import notesmcp.policy.Workspace;
+import notesmcp.policy.proposals.ProposalDirectory;
+import notesmcp.policy.rules.Policy;
+import notesmcp.policy.rules.PolicyFile;
+import notesmcp.policy.tools.NoteAccess;
+import notesmcp.policy.vault.Workspace;
 import notesmcp.text.JsonInput;
 
 /**
@@ -80,7 +80,7 @@ final class ServeCommand {
           "notes-mcp: -root " + options.root() + ": not a usable folder (" + problem(e) + ")");
       return ExitCode.USAGE;
     }
-    Notes notes = new Notes(policy, workspace, Clock.systemUTC(), proposals, err, true);
+    NoteAccess notes = new NoteAccess(policy, workspace, Clock.systemUTC(), proposals, err, true);
     // While the rest starts and the client says hello, not on its first call.
     notes.catalog().enumerateInBackground(options.policyFile() == null ? null : new LinkByteRuns());
     if (policy.search()) {

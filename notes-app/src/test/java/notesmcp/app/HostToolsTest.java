@@ -6,9 +6,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import notesmcp.mcp.server.Tools;
-import notesmcp.policy.Notes;
-import notesmcp.policy.Policy;
-import notesmcp.policy.Workspace;
+import notesmcp.policy.rules.Policy;
+import notesmcp.policy.tools.NoteAccess;
+import notesmcp.policy.vault.Workspace;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,7 +23,7 @@ class HostToolsTest {
   @Test
   void everyToolTheServerListsIsOnTheListItsAnnotationSays() throws IOException {
     NoteTools tools =
-        new NoteTools(new Notes(Policy.defaults(), Workspace.at(dir), Clock.systemUTC()));
+        new NoteTools(new NoteAccess(Policy.defaults(), Workspace.at(dir), Clock.systemUTC()));
 
     assertThat(tools.list()).isNotEmpty();
     for (Tools.Tool tool : tools.list()) {

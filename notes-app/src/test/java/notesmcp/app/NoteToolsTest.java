@@ -13,10 +13,10 @@ import java.util.function.BooleanSupplier;
 import notesmcp.files.ChangeRule;
 import notesmcp.mcp.server.Tools;
 import notesmcp.mcp.server.Tools.Tool;
-import notesmcp.policy.Notes;
-import notesmcp.policy.Policy;
-import notesmcp.policy.ToolDefinition;
-import notesmcp.policy.Workspace;
+import notesmcp.policy.rules.Policy;
+import notesmcp.policy.tools.NoteAccess;
+import notesmcp.policy.tools.ToolDefinition;
+import notesmcp.policy.vault.Workspace;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +25,7 @@ class NoteToolsTest {
   private static final BooleanSupplier NOT_CANCELLED = () -> false;
 
   @TempDir Path dir;
-  private Notes notes;
+  private NoteAccess notes;
   private NoteTools tools;
 
   @BeforeEach
@@ -33,7 +33,7 @@ class NoteToolsTest {
     Files.writeString(dir.resolve("notes.txt"), "hello");
     // No change margin: the note was written a moment ago (the margin is ChangeRuleTest's).
     notes =
-        new Notes(
+        new NoteAccess(
             Policy.defaults(),
             Workspace.at(dir, new ChangeRule(true, Duration.ZERO)),
             Clock.systemUTC());

@@ -10,10 +10,10 @@ import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import notesmcp.policy.Notes;
-import notesmcp.policy.Notes.Outcome;
-import notesmcp.policy.PolicyFile;
-import notesmcp.policy.Workspace;
+import notesmcp.policy.rules.PolicyFile;
+import notesmcp.policy.tools.NoteAccess;
+import notesmcp.policy.tools.NoteAccess.Outcome;
+import notesmcp.policy.vault.Workspace;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,7 +40,7 @@ class PolicyThroughMcpIT {
           + " link-in.txt, dir.txt, fifo.txt, hard.txt, exact.txt, over.txt, latin1.txt, missing.txt";
 
   private Path root;
-  private Notes direct;
+  private NoteAccess direct;
   private WireServer server;
 
   @BeforeAll
@@ -64,7 +64,7 @@ class PolicyThroughMcpIT {
                 + ALLOWED.replace(", ", "\",\"")
                 + "\"],\"proposable\":[\"draft.txt\",\"notes.txt\"],"
                 + "\"maxCalls\":1000}");
-    direct = new Notes(PolicyFile.load(policy), Workspace.at(root), Clock.systemUTC());
+    direct = new NoteAccess(PolicyFile.load(policy), Workspace.at(root), Clock.systemUTC());
     server = WireServer.start(root, "-policy", policy.toString());
   }
 

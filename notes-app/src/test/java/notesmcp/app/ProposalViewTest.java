@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Instant;
-import notesmcp.policy.NoteName;
-import notesmcp.policy.Notes.Requester;
-import notesmcp.policy.Proposal;
-import notesmcp.policy.Recorded;
+import notesmcp.policy.proposals.Proposal;
+import notesmcp.policy.proposals.Recorded;
+import notesmcp.policy.proposals.Requester;
+import notesmcp.policy.rules.NoteName;
 import org.junit.jupiter.api.Test;
 
 /**

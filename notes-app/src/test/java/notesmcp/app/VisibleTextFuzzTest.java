@@ -13,10 +13,10 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
-import notesmcp.policy.NoteName;
-import notesmcp.policy.Notes.Requester;
-import notesmcp.policy.Proposal;
-import notesmcp.policy.Recorded;
+import notesmcp.policy.proposals.Proposal;
+import notesmcp.policy.proposals.Recorded;
+import notesmcp.policy.proposals.Requester;
+import notesmcp.policy.rules.NoteName;
 import notesmcp.text.TerminalText;
 
 /**

@@ -16,7 +16,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import notesmcp.policy.Notes;
+import notesmcp.policy.tools.NoteAccess;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -63,9 +63,11 @@ public final class VaultHarness {
   private static final List<String> KNOWN =
       Stream.concat(Stream.of(OURS, FILESYSTEM, MCPVAULT), FLOORS.stream()).toList();
 
-  /** The floors' page size: ours ({@link Notes#PAGE_BYTES}), or 0 for every note whole. */
+  /** The floors' page size: ours ({@link NoteAccess#PAGE_BYTES}), or 0 for every note whole. */
   private static String floorPageBytes(String server) {
-    return server.equals(FLOOR) || server.equals(FLOOR_C) ? String.valueOf(Notes.PAGE_BYTES) : "0";
+    return server.equals(FLOOR) || server.equals(FLOOR_C)
+        ? String.valueOf(NoteAccess.PAGE_BYTES)
+        : "0";
   }
 
   /** Whether {@code server} answers {@code list_notes} and {@code read_note} in our shapes. */

@@ -11,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import notesmcp.policy.NoteSearch;
+import notesmcp.policy.tools.NoteSearch;
 
 /**
  * The engine of a server whose first search finds no kept index: the index is built by {@code

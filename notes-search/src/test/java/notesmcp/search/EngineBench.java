@@ -12,7 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import notesmcp.policy.NoteSearch;
+import notesmcp.policy.tools.NoteSearch;
 
 /**
  * The engine alone on the benchmark vault (bench/README.md, "The vault benchmark"), in a JVM of its

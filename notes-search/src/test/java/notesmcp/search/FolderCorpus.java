@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import notesmcp.policy.NoteSearch;
+import notesmcp.policy.tools.NoteSearch;
 
 /**
  * A corpus over a plain folder for the engine's own tests and its benchmark: every {@code .md} file

@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
-import notesmcp.policy.Notes;
-import notesmcp.policy.Notes.Outcome;
-import notesmcp.policy.Policy;
-import notesmcp.policy.Workspace;
+import notesmcp.policy.rules.Policy;
+import notesmcp.policy.tools.NoteAccess;
+import notesmcp.policy.tools.NoteAccess.Outcome;
+import notesmcp.policy.vault.Workspace;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -18,8 +18,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The policy's whole call: {@link Notes#execute} of {@code read_note {"path":"notes.txt"}} on a
- * real workspace folder: the lock and budget, the strict argument decode and check, the name
+ * The policy's whole call: {@link NoteAccess#execute} of {@code read_note {"path":"notes.txt"}} on
+ * a real workspace folder: the lock and budget, the strict argument decode and check, the name
  * lookup, the file checks and read (lstat, open O_NOFOLLOW, fstat, read, UTF-8 decode) and the
  * result's JSON text: everything the policy does for one call, through its public API.
  */
@@ -28,13 +28,13 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class NotesExecuteBench {
   private Path root;
-  private Notes notes;
+  private NoteAccess notes;
 
   @Setup
   public void setUp() throws IOException {
     root = Samples.workspace();
     notes =
-        new Notes(
+        new NoteAccess(
             Policy.defaults().withMaxCalls(Integer.MAX_VALUE),
             Workspace.at(root),
             Clock.systemUTC());
@@ -47,7 +47,7 @@ public class NotesExecuteBench {
 
   @Benchmark
   public Outcome readNote() {
-    Outcome outcome = notes.execute(Notes.READ_NOTE, "{\"path\":\"notes.txt\"}", () -> false);
+    Outcome outcome = notes.execute(NoteAccess.READ_NOTE, "{\"path\":\"notes.txt\"}", () -> false);
     if (!(outcome instanceof Outcome.Answer)) {
       throw new IllegalStateException(outcome.text());
     }

@@ -6,23 +6,23 @@ import java.util.function.BooleanSupplier;
 import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.mcp.server.Tools;
 import notesmcp.mcp.server.Tools.Tool;
-import notesmcp.policy.Notes;
-import notesmcp.policy.Notes.Outcome;
-import notesmcp.policy.Notes.Requester;
-import notesmcp.policy.ToolDefinition;
+import notesmcp.policy.proposals.Requester;
+import notesmcp.policy.tools.NoteAccess;
+import notesmcp.policy.tools.NoteAccess.Outcome;
+import notesmcp.policy.tools.ToolDefinition;
 
 /**
  * The policy as MCP tools, for the in-process server benchmark, built from the two library modules'
- * public APIs ({@link Tools} and {@link Notes}). The program's own adapter ({@code
+ * public APIs ({@link Tools} and {@link NoteAccess}). The program's own adapter ({@code
  * notesmcp.app.NoteTools}) stays private to the program; this one does the same few steps (one
  * {@link Requester} and one {@link Tools.Result} per call), so the numbers describe the same work.
  * The process-level harness measures the real executable.
  */
 final class PolicyTools implements Tools {
-  private final Notes notes;
+  private final NoteAccess notes;
   private final List<Tool> tools;
 
-  PolicyTools(Notes notes) {
+  PolicyTools(NoteAccess notes) {
     this.notes = notes;
     List<Tool> list = new ArrayList<>();
     for (ToolDefinition definition : notes.tools()) {

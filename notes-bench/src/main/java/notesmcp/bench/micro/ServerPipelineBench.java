@@ -9,9 +9,9 @@ import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.mcp.server.Server;
-import notesmcp.policy.Notes;
-import notesmcp.policy.Policy;
-import notesmcp.policy.Workspace;
+import notesmcp.policy.rules.Policy;
+import notesmcp.policy.tools.NoteAccess;
+import notesmcp.policy.vault.Workspace;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -38,7 +38,7 @@ public class ServerPipelineBench {
   static final int CALLS = 10_000;
 
   private Path root;
-  private Notes notes;
+  private NoteAccess notes;
   private byte[] input;
   private final PrintStream log = new PrintStream(OutputStream.nullOutputStream());
 
@@ -46,7 +46,7 @@ public class ServerPipelineBench {
   public void setUp() throws IOException {
     root = Samples.workspace();
     notes =
-        new Notes(
+        new NoteAccess(
             Policy.defaults().withMaxCalls(Integer.MAX_VALUE),
             Workspace.at(root),
             Clock.systemUTC());

@@ -1,0 +1,205 @@
+package notesmcp.policy.vault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import notesmcp.files.ChangeRule;
+import notesmcp.files.OpenedFile;
+import notesmcp.files.Posix;
+import notesmcp.policy.rules.NoteName;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The change rule of the careful read, with the real margin: one look at a note or its folder
+ * changed within the margin, or during the read, gives no bytes ("changed while it was being read;
+ * try again"); the tools' read tries once more when the margin has passed and refuses a note still
+ * changing then; a settled one always reads; readers that may wait ({@link OpenedFile#patiently})
+ * wait it out. And the hard-link protection's side: a folder another user may write is refused only
+ * when the kernel does not protect hard links.
+ */
+@Timeout(value = 20, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class ChangeRuleTest {
+  private static final NoteName NOTES = NoteName.configured("notes.txt");
+  private static final String REFUSED = "notes.txt changed while it was being read; try again";
+
+  @TempDir Path dir;
+  private Path root;
+  private Workspace workspace;
+
+  @BeforeEach
+  void createWorkspace() throws IOException {
+    root = Files.createDirectory(dir.resolve("workspace")).toRealPath();
+    workspace = Workspace.at(root, new ChangeRule(true, ChangeRule.MARGIN));
+  }
+
+  @Test
+  void aNoteWrittenWithinTheMarginIsReadOnceTheMarginHasPassedNotRefused() throws IOException {
+    Files.writeString(root.resolve("notes.txt"), "fresh");
+    try (OpenedFile note = workspace.rootFolder().open("notes.txt")) {
+      assertThatThrownBy(() -> note.readAll(100)).hasMessage(REFUSED); // one look: too fresh
+    }
+
+    assertThat(workspace.read(NOTES, 100)).isEqualTo(new Workspace.Text("fresh"));
+  }
+
+  @Test
+  void aNoteReplacedInPlaceIsReadAsItIsNowNeverAsItWas() throws IOException {
+    Path note = Files.writeString(root.resolve("notes.txt"), "old");
+    Rules.waitOutMargin();
+    assertThat(workspace.read(NOTES, 100)).isEqualTo(new Workspace.Text("old"));
+
+    Files.writeString(note, "new"); // the same inode, a new change time
+
+    assertThat(workspace.read(NOTES, 100)).isEqualTo(new Workspace.Text("new"));
+  }
+
+  @Test
+  void aChangeToTheFolderAloneIsWaitedOutBeforeItsNotesAreRead() throws IOException {
+    Files.writeString(root.resolve("notes.txt"), "settled");
+    Rules.waitOutMargin();
+
+    Files.writeString(root.resolve("other.txt"), "a name made beside it");
+    try (OpenedFile note = workspace.rootFolder().open("notes.txt")) {
+      assertThatThrownBy(() -> note.readAll(100)).hasMessage(REFUSED);
+    }
+
+    assertThat(workspace.read(NOTES, 100)).isEqualTo(new Workspace.Text("settled"));
+  }
+
+  @Test
+  void aNoteThatKeepsChangingIsRefusedAfterOneRetry() throws Exception {
+    Path note = Files.writeString(root.resolve("notes.txt"), "0");
+    AtomicBoolean stop = new AtomicBoolean();
+    Thread writer =
+        new Thread(
+            () -> {
+              for (int i = 1; !stop.get(); i++) {
+                try {
+                  Files.writeString(note, Integer.toString(i));
+                  Thread.sleep(5);
+                } catch (IOException | InterruptedException e) {
+                  return;
+                }
+              }
+            });
+    writer.start();
+    try {
+      assertThat(workspace.read(NOTES, 100)).isEqualTo(new Workspace.Unreadable(REFUSED));
+    } finally {
+      stop.set(true);
+      writer.join();
+    }
+  }
+
+  @Test
+  void aQuietNoteIsNeverRefused() throws IOException {
+    Files.writeString(root.resolve("notes.txt"), "quiet");
+    Rules.waitOutMargin();
+
+    for (int i = 0; i < 20_000; i++) {
+      assertThat(workspace.read(NOTES, 100)).isEqualTo(new Workspace.Text("quiet"));
+    }
+  }
+
+  @Test
+  void theBytesOfAReadComeWithTheIdentityTheyWereReadAs() throws IOException {
+    Path note = Files.writeString(root.resolve("notes.txt"), "twelve bytes");
+    Rules.waitOutMargin();
+
+    Workspace.Bytes read = (Workspace.Bytes) workspace.readBytes("notes.txt", 100);
+
+    long[] now = workspace.rootFolder().attributesOf("notes.txt");
+    assertThat(read.identity())
+        .isEqualTo(
+            new OpenedFile.Identity(
+                now[Posix.DEVICE], now[Posix.INODE], 12, now[Posix.CHANGED], now[Posix.MODIFIED]));
+    assertThat(read.identity().inode()).isEqualTo(Files.getAttribute(note, "unix:ino"));
+  }
+
+  /**
+   * The server's hook (Workspace.beforeEachWait): run on the reading thread before every wait for
+   * the margin, a tool's read or a patient reader's, and never for a read that does not wait.
+   */
+  @Test
+  void everyWaitForTheMarginRunsTheHookFirstOnTheWaitingThreadAndAQuietReadNever()
+      throws IOException {
+    List<Thread> ran = new CopyOnWriteArrayList<>();
+    Workspace.beforeEachWait(() -> ran.add(Thread.currentThread()));
+    try {
+      Path note = Files.writeString(root.resolve("notes.txt"), "fresh");
+
+      assertThat(workspace.read(NOTES, 100)).isEqualTo(new Workspace.Text("fresh"));
+      assertThat(ran).as("a tool's read, once").containsExactly(Thread.currentThread());
+
+      ran.clear();
+      assertThat(workspace.read(NOTES, 100)).isEqualTo(new Workspace.Text("fresh"));
+      assertThat(ran).as("the margin has passed: no wait").isEmpty();
+
+      Files.writeString(note, "again");
+      assertThat(workspace.holdsExactly(NOTES, "again".getBytes(StandardCharsets.UTF_8), null))
+          .isTrue();
+      assertThat(ran)
+          .as("a patient reader's wait")
+          .isNotEmpty()
+          .containsOnly(Thread.currentThread());
+    } finally {
+      Workspace.beforeEachWait(() -> {});
+    }
+  }
+
+  @Test
+  void withHardLinksUnprotectedAWorkspaceOthersMayWriteIsRefusedAtStartUpSayingWhy()
+      throws IOException {
+    Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxrwxr-x"));
+    ChangeRule unprotected = new ChangeRule(false, ChangeRule.MARGIN);
+
+    assertThatThrownBy(() -> Workspace.at(root, unprotected))
+        .hasMessage(
+            "it is writable by its group (mode 0775), and this system does not protect hard links"
+                + " (fs.protected_hardlinks is not 1), so another user could link into it a file"
+                + " only you can read; make it writable only by you (chmod go-w "
+                + root
+                + "), or set fs.protected_hardlinks = 1");
+    assertThat(Workspace.at(root, new ChangeRule(true, ChangeRule.MARGIN)).root()).isEqualTo(root);
+  }
+
+  @Test
+  void withHardLinksUnprotectedAWorkspaceMadeWritableLaterIsRefusedAtTheRead() throws IOException {
+    Files.writeString(root.resolve("notes.txt"), "x");
+    Workspace strict = Workspace.at(root, new ChangeRule(false, Duration.ZERO));
+    assertThat(strict.read(NOTES, 100)).isEqualTo(new Workspace.Text("x"));
+
+    Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxrwxrwx"));
+
+    assertThat(strict.read(NOTES, 100))
+        .isEqualTo(
+            new Workspace.Unreadable(
+                "notes.txt cannot be read: its folder is writable by every user (mode 0777), and"
+                    + " this system does not protect hard links (fs.protected_hardlinks is not 1),"
+                    + " so another user could link into it a file only you can read"));
+  }
+
+  @Test
+  void aKernelWithoutMountIdsIsSaidAtStartUp() {
+    assertThat(workspace.mountLimitation()).as("this kernel has both").isNull();
+    assertThat(Workspace.mountLimitation(false, true))
+        .isEqualTo(
+            "this kernel reports no mount ids (statx STATX_MNT_ID): folders are compared by"
+                + " device, and openat2 refuses mount points");
+    assertThat(Workspace.mountLimitation(false, false))
+        .endsWith("so a bind mount of the same file system inside the workspace is not told apart");
+  }
+}
