@@ -8,7 +8,7 @@ import notesmcp.mcp.server.Tools;
 import notesmcp.mcp.server.Tools.Tool;
 import notesmcp.policy.proposals.Requester;
 import notesmcp.policy.tools.NoteAccess;
-import notesmcp.policy.tools.NoteAccess.Outcome;
+import notesmcp.policy.tools.Outcome;
 import notesmcp.policy.tools.ToolDefinition;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import notesmcp.policy.rules.PolicyFile;
 import notesmcp.policy.tools.NoteAccess;
-import notesmcp.policy.tools.NoteAccess.Outcome;
+import notesmcp.policy.tools.Outcome;
 import notesmcp.policy.vault.Workspace;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -6,7 +6,7 @@ import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import notesmcp.policy.rules.Policy;
 import notesmcp.policy.tools.NoteAccess;
-import notesmcp.policy.tools.NoteAccess.Outcome;
+import notesmcp.policy.tools.Outcome;
 import notesmcp.policy.vault.Workspace;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

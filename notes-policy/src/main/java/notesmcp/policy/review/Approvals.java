@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -16,9 +15,6 @@ import java.util.function.Consumer;
 import notesmcp.files.DurableFiles;
 import notesmcp.files.FileProblem;
 import notesmcp.files.Folder;
-import notesmcp.files.OpenedFile;
-import notesmcp.files.Posix;
-import notesmcp.files.WritableFile;
 import notesmcp.files.WritableFolder;
 import notesmcp.policy.proposals.AuditLog;
 import notesmcp.policy.proposals.Proposal;
@@ -27,7 +23,6 @@ import notesmcp.policy.proposals.ProposalDirectory.Status;
 import notesmcp.policy.proposals.Recorded;
 import notesmcp.policy.proposals.Recorded.Damaged;
 import notesmcp.policy.proposals.Recorded.Valid;
-import notesmcp.policy.rules.NoteName;
 import notesmcp.policy.rules.Policy;
 import notesmcp.policy.vault.Workspace;
 import notesmcp.text.Quote;
@@ -76,7 +71,7 @@ import notesmcp.text.Quote;
 public final class Approvals {
   /**
    * The named points of the commit, for {@code checkpoints}: see the class comment; an edit's
-   * commit ({@link Swap}) passes the {@code edit-} points, its undo the {@code undo-} ones.
+   * commit ({@link EditSwap}) passes the {@code edit-} points, its undo the {@code undo-} ones.
    */
   public static final List<String> CHECKPOINTS =
       List.of(
@@ -382,13 +377,13 @@ public final class Approvals {
 
   private Decision approveEdit(Proposal proposal) throws IOException {
     String id = proposal.id();
-    Swap swap = Swap.commit(this, proposal);
-    if (swap.recover() == Swap.Result.DONE || swap.holdsReplacement()) {
+    EditSwap swap = EditSwap.commit(workspace, checkpoints, log, proposal);
+    if (swap.recover() == EditSwap.Result.DONE || swap.holdsReplacement()) {
       directory.mark(id, Status.COMMITTED, clock.instant(), proposal.sha256());
       return new Done("completed the interrupted commit of " + id + ": " + fileOf(proposal));
     }
-    Swap.Result result = swap.run();
-    if (result == Swap.Result.DONE) {
+    EditSwap.Result result = swap.run();
+    if (result == EditSwap.Result.DONE) {
       directory.mark(id, Status.COMMITTED, clock.instant(), proposal.sha256());
       return new Done(
           "changed "
@@ -401,7 +396,7 @@ public final class Approvals {
               + id
               + ")");
     }
-    if (result == Swap.Result.UNREACHABLE) {
+    if (result == EditSwap.Result.UNREACHABLE) {
       return new Refused(
           swap.problem()
               + "; proposal "
@@ -459,13 +454,13 @@ public final class Approvals {
             return new Refused(
                 "proposal " + id + " is " + status.word() + ", not committed; nothing changed");
           }
-          Swap swap = Swap.undo(this, proposal);
-          if (swap.recover() == Swap.Result.DONE || swap.holdsReplacement()) {
+          EditSwap swap = EditSwap.undo(workspace, checkpoints, log, proposal);
+          if (swap.recover() == EditSwap.Result.DONE || swap.holdsReplacement()) {
             directory.mark(id, Status.UNDONE, clock.instant(), proposal.baseSha256());
             return new Done("completed the interrupted undo of " + id + ": " + fileOf(proposal));
           }
-          Swap.Result result = swap.run();
-          if (result == Swap.Result.DONE) {
+          EditSwap.Result result = swap.run();
+          if (result == EditSwap.Result.DONE) {
             directory.mark(id, Status.UNDONE, clock.instant(), proposal.baseSha256());
             return new Done(
                 "restored "
@@ -476,7 +471,7 @@ public final class Approvals {
                     + proposal.baseBytes().length
                     + " bytes)");
           }
-          if (result == Swap.Result.UNREACHABLE) {
+          if (result == EditSwap.Result.UNREACHABLE) {
             return new Refused(swap.problem() + "; nothing changed");
           }
           return new Refused(
@@ -491,12 +486,15 @@ public final class Approvals {
 
   /** What the next review does with an edit left by a crash: one line, or null if nothing. */
   private String recoverEdit(Proposal proposal, Status status) throws IOException {
-    Swap swap = status == Status.PENDING ? Swap.commit(this, proposal) : Swap.undo(this, proposal);
-    Swap.Result result = swap.recover();
-    if (result == Swap.Result.NOTHING && status == Status.PENDING && swap.holdsReplacement()) {
-      result = Swap.Result.DONE; // crashed after the displaced text was removed
+    EditSwap swap =
+        status == Status.PENDING
+            ? EditSwap.commit(workspace, checkpoints, log, proposal)
+            : EditSwap.undo(workspace, checkpoints, log, proposal);
+    EditSwap.Result result = swap.recover();
+    if (result == EditSwap.Result.NOTHING && status == Status.PENDING && swap.holdsReplacement()) {
+      result = EditSwap.Result.DONE; // crashed after the displaced text was removed
     }
-    if (result == Swap.Result.DONE) {
+    if (result == EditSwap.Result.DONE) {
       directory.mark(
           proposal.id(),
           status == Status.PENDING ? Status.COMMITTED : Status.UNDONE,
@@ -509,7 +507,7 @@ public final class Approvals {
           + ": "
           + fileOf(proposal);
     }
-    if (result == Swap.Result.STALE) {
+    if (result == EditSwap.Result.STALE) {
       return "put back what another process had written to "
           + fileOf(proposal)
           + " during the interrupted "
@@ -518,262 +516,6 @@ public final class Approvals {
           + proposal.id();
     }
     return null;
-  }
-
-  /**
-   * One replacement of a note's whole text, {@code expected} by {@code replacement}, in the note's
-   * own folder F (reached from the workspace's descriptor, never through a link), every step
-   * relative to F's descriptor, under the proposals folder's lock:
-   *
-   * <ol>
-   *   <li>the careful read of the note: exactly {@code expected}, one link; its identity (device,
-   *       inode, size, modification time) is kept. Else: stale, nothing written.
-   *   <li>{@code replacement} written to T ({@code F/.notes-mcp-ID.edit.tmp} or {@code .undo.tmp}):
-   *       created exclusively, 0600, fsynced.
-   *   <li>{@code renameat2(T, note, RENAME_EXCHANGE)}: the note now is T's file, and T names the
-   *       file displaced.
-   *   <li>the displaced file must be the one checked in 1: same device and inode, size and
-   *       modification time, and exactly {@code expected} by a careful read. If not (a
-   *       rename-replace editor put another file there, or an in-place writer wrote between 1 and
-   *       3), exchanged back, T (our file) removed: stale, and the other process's bytes are the
-   *       note again.
-   *   <li>fsync F; remove T (the displaced text, which the record keeps); fsync F.
-   * </ol>
-   *
-   * A crash leaves the note either {@code expected} (before 3, or after an exchange back) or {@code
-   * replacement} (after 3), never a mix; {@link #recover} then finds T and finishes (4 and 5) or
-   * clears it.
-   */
-  static final class Swap {
-    enum Result {
-      DONE,
-      STALE,
-      UNREACHABLE,
-      NOTHING
-    }
-
-    private final Approvals approvals;
-    private final NoteName path;
-    private final byte[] expected;
-    private final byte[] replacement;
-    private final String temp;
-    private final String prefix;
-    private String problem;
-
-    private Swap(
-        Approvals approvals,
-        NoteName path,
-        byte[] expected,
-        byte[] replacement,
-        String temp,
-        String prefix) {
-      this.approvals = approvals;
-      this.path = path;
-      this.expected = expected;
-      this.replacement = replacement;
-      this.temp = temp;
-      this.prefix = prefix;
-    }
-
-    static Swap commit(Approvals approvals, Proposal proposal) {
-      return new Swap(
-          approvals,
-          proposal.path(),
-          proposal.baseBytes(),
-          proposal.bytes(),
-          ".notes-mcp-" + proposal.id() + ".edit.tmp",
-          "edit-");
-    }
-
-    static Swap undo(Approvals approvals, Proposal proposal) {
-      return new Swap(
-          approvals,
-          proposal.path(),
-          proposal.bytes(),
-          proposal.baseBytes(),
-          ".notes-mcp-" + proposal.id() + ".undo.tmp",
-          "undo-");
-    }
-
-    /** Why the note's folder could not be reached, after {@link Result#UNREACHABLE}. */
-    String problem() {
-      return problem;
-    }
-
-    Result run() throws IOException {
-      Workspace.Place place;
-      try {
-        place = approvals.workspace.reach(path.value());
-      } catch (NoSuchFileException e) {
-        problem = path + " cannot be changed: its folder " + path.folder() + " does not exist";
-        return Result.UNREACHABLE;
-      } catch (Folder.NotAFolder e) {
-        problem = path + " cannot be changed: " + e.getMessage();
-        return Result.UNREACHABLE;
-      }
-      try (place) {
-        WritableFolder folder = WritableFolder.of(place.folder());
-        String name = place.name();
-        DurableFiles.removeIfPresent(folder, temp);
-        OpenedFile.Identity checked = holding(folder.folder(), name, expected);
-        approvals.checkpoints.accept(prefix + "after-check");
-        if (checked == null) {
-          return Result.STALE;
-        }
-        long[] ours;
-        try (WritableFile file = folder.create(temp)) {
-          file.write(replacement);
-          file.sync();
-          ours = file.attributesWhenCreated();
-        }
-        approvals.checkpoints.accept(prefix + "after-temp");
-        folder.exchange(temp, name);
-        approvals.checkpoints.accept(prefix + "after-exchange");
-        OpenedFile.Identity displaced = holding(folder.folder(), temp, expected);
-        if (!sameFile(displaced, checked)) {
-          putBack(folder, name, ours);
-          return Result.STALE;
-        }
-        approvals.checkpoints.accept(prefix + "after-verify");
-        finish(folder);
-        return Result.DONE;
-      }
-    }
-
-    /**
-     * After a crash: T beside a note that holds {@code replacement} means the exchange was made;
-     * the displaced file is then checked as in {@link #run} and the swap finished, or put back. T
-     * beside any other note is our unexchanged file, removed.
-     */
-    Result recover() throws IOException {
-      try (Workspace.Place place = approvals.workspace.reach(path.value())) {
-        WritableFolder folder = WritableFolder.of(place.folder());
-        long[] tempAttributes;
-        try {
-          tempAttributes = folder.folder().attributesOf(temp);
-        } catch (NoSuchFileException e) {
-          return Result.NOTHING;
-        }
-        if (holding(folder.folder(), place.name(), replacement) == null) {
-          DurableFiles.removeIfPresent(folder, temp);
-          folder.sync();
-          return Result.NOTHING;
-        }
-        if (holding(folder.folder(), temp, expected) != null) {
-          finish(folder);
-          return Result.DONE;
-        }
-        long[] note = folder.folder().attributesOf(place.name());
-        putBack(folder, place.name(), note);
-        return Result.STALE;
-      } catch (NoSuchFileException | Folder.NotAFolder e) {
-        return Result.NOTHING; // no folder to enter: nothing of ours is reached through it
-      }
-    }
-
-    /**
-     * Whether the note already holds exactly {@code replacement}, one link, with no T beside it: a
-     * swap finished but not yet recorded. As for a new note, that counts as done even if another
-     * process wrote those very bytes: either way the note holds exactly the approved text.
-     */
-    boolean holdsReplacement() throws IOException {
-      try (Workspace.Place place = approvals.workspace.reach(path.value())) {
-        try {
-          place.folder().attributesOf(temp);
-          return false;
-        } catch (NoSuchFileException e) {
-          return holding(place.folder(), place.name(), replacement) != null;
-        }
-      } catch (NoSuchFileException | Folder.NotAFolder e) {
-        return false;
-      }
-    }
-
-    /** Steps 5: the displaced text's name removed, durably. */
-    private void finish(WritableFolder folder) throws IOException {
-      folder.sync();
-      DurableFiles.removeIfPresent(folder, temp);
-      folder.sync();
-      approvals.checkpoints.accept(prefix + "after-unlink");
-    }
-
-    /**
-     * Exchanges back, so the other process's file is the note again; then removes T only if it is
-     * the file we made ({@code ours}), never anything else.
-     */
-    private void putBack(WritableFolder folder, String name, long[] ours) throws IOException {
-      // Exchanged back only while the note's name still holds our file: if another process has
-      // since replaced it, what it put there stays the note.
-      if (isOurs(folder.folder(), name, ours)) {
-        folder.exchange(temp, name);
-      }
-      folder.sync();
-      if (isOurs(folder.folder(), temp, ours)) {
-        folder.remove(temp);
-        folder.sync();
-      } else {
-        // Someone else's bytes (what the note held before another process replaced it, after
-        // our exchange): never removed.
-        approvals.log.println(
-            "notes-mcp: "
-                + path
-                + ": another process replaced the note during the commit; what it held before"
-                + " is kept beside it as "
-                + temp
-                + " (remove it when you no longer need it)");
-      }
-    }
-
-    private static boolean isOurs(Folder folder, String name, long[] ours) throws IOException {
-      try {
-        long[] now = folder.attributesOf(name);
-        return now[Posix.DEVICE] == ours[Posix.DEVICE] && now[Posix.INODE] == ours[Posix.INODE];
-      } catch (NoSuchFileException e) {
-        return false;
-      }
-    }
-
-    /**
-     * The identity of {@code name} in {@code folder} if the careful read finds exactly {@code
-     * bytes} there with one link; else null. A file changed within the margin is waited for.
-     */
-    private static OpenedFile.Identity holding(Folder folder, String name, byte[] bytes)
-        throws IOException {
-      try {
-        return OpenedFile.patiently(
-            new OpenedFile.Attempt<OpenedFile.Identity>() {
-              @Override
-              public OpenedFile.Identity run() throws IOException {
-                try (OpenedFile file = folder.open(name)) {
-                  if (file.links() != 1) {
-                    return null;
-                  }
-                  byte[] held = file.readAll(bytes.length);
-                  return held != null && Arrays.equals(held, bytes) ? file.identity() : null;
-                } catch (NoSuchFileException
-                    | Folder.NotRegularFile
-                    | Folder.ChangedWhileOpening e) {
-                  return null;
-                }
-              }
-            });
-      } catch (OpenedFile.ChangedWhileReading e) {
-        return null;
-      }
-    }
-
-    /**
-     * Whether the displaced file is the one checked: same device, inode, size and modification time
-     * (its change time is stamped by the exchange itself, so it is not compared), and it held the
-     * expected bytes (displaced is null otherwise).
-     */
-    private static boolean sameFile(OpenedFile.Identity displaced, OpenedFile.Identity checked) {
-      return displaced != null
-          && displaced.device() == checked.device()
-          && displaced.inode() == checked.inode()
-          && displaced.size() == checked.size()
-          && displaced.modified() == checked.modified();
-    }
   }
 
   /** Steps 2 and 3: false if something took D first (nothing of ours is left behind then). */

@@ -9,8 +9,6 @@ import java.util.Set;
 import notesmcp.files.OpenedFile;
 import notesmcp.policy.rules.NoteName;
 import notesmcp.policy.rules.Policy;
-import notesmcp.policy.tools.NoteAccess.JsonText;
-import notesmcp.policy.tools.NoteAccess.Outcome;
 import notesmcp.policy.vault.Catalog;
 import notesmcp.policy.vault.Workspace;
 import notesmcp.text.Quote;

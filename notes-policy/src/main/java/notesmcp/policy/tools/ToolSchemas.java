@@ -50,8 +50,25 @@ final class ToolSchemas {
     return policy.maxNoteBytes() > NoteAccess.PAGE_BYTES;
   }
 
+  /**
+   * The tools {@code policy} offers, in a fixed order: list, read, then what it lets be proposed.
+   */
   static List<ToolDefinition> of(Policy policy) {
-    List<ToolDefinition> tools = new ArrayList<>(3);
+    List<ToolDefinition> tools = new ArrayList<>(5);
+    tools.add(list(policy));
+    tools.add(read(policy));
+    if (policy.offersProposals()) {
+      tools.add(propose(policy));
+    }
+    if (policy.offersEdits()) {
+      tools.add(edit(policy));
+      tools.add(status());
+    }
+    return List.copyOf(tools);
+  }
+
+  /** {@code list_notes}: no arguments, or folder and cursor when the listing comes in pages. */
+  private static ToolDefinition list(Policy policy) {
     ObjectNode list = object();
     String listing = "List the readable notes that exist in the workspace, as {\"notes\":[names]}.";
     if (listsInPages(policy)) {
@@ -80,8 +97,11 @@ final class ToolSchemas {
               + " a page. When more remain the result also holds \"nextCursor\": pass it back as"
               + " cursor (with the same folder) for the next page.";
     }
-    tools.add(new ToolDefinition(NoteAccess.LIST_NOTES, listing, list, true));
+    return new ToolDefinition(NoteAccess.LIST_NOTES, listing, list, true);
+  }
 
+  /** {@code read_note}: path, and offset when a note may be longer than one page. */
+  private static ToolDefinition read(Policy policy) {
     ObjectNode read = object();
     if (policy.listsReadable()) {
       path(read, policy.named(), "The note to read: exactly one of the allowed names.");
@@ -113,57 +133,55 @@ final class ToolSchemas {
               + " {\"path\",\"content\",\"offset\",\"totalBytes\",\"nextOffset\"}; read on with"
               + " offset set to nextOffset until it is null.";
     }
-    tools.add(new ToolDefinition(NoteAccess.READ_NOTE, reading, read, true));
+    return new ToolDefinition(NoteAccess.READ_NOTE, reading, read, true);
+  }
 
-    if (policy.offersProposals()) {
-      ObjectNode propose = object();
-      if (policy.listsProposable()) {
-        path(
-            propose,
-            policy.namedProposable(),
-            "The new note to propose: exactly one of the allowed"
-                + " names. It must not exist yet.");
-      } else {
-        path(
-            propose,
-            "The new note to propose: a path relative to the workspace matching "
-                + listed(policy.proposable())
-                + (policy.exclude().isEmpty() ? "" : ", except " + listed(policy.exclude()))
-                + ", in a folder that exists. It must not exist yet.");
-      }
-      ObjectNode content = ((ObjectNode) propose.get("properties")).putObject("content");
-      content.put("type", "string");
-      content.put("maxLength", policy.maxNoteBytes());
-      content.put(
-          "description",
-          "The exact text of the note: at most " + policy.maxNoteBytes() + " bytes of UTF-8.");
-      required(propose).add("content");
-      tools.add(
-          new ToolDefinition(
-              NoteAccess.PROPOSE_NOTE,
-              "Propose a new note for a person to approve. Writes nothing: the result is"
-                  + " {\"status\":\"pending_approval\",...}. At most one proposal may be pending.",
-              propose,
-              false));
+  /** {@code propose_note}: path and content. */
+  private static ToolDefinition propose(Policy policy) {
+    ObjectNode propose = object();
+    if (policy.listsProposable()) {
+      path(
+          propose,
+          policy.namedProposable(),
+          "The new note to propose: exactly one of the allowed" + " names. It must not exist yet.");
+    } else {
+      path(
+          propose,
+          "The new note to propose: a path relative to the workspace matching "
+              + listed(policy.proposable())
+              + (policy.exclude().isEmpty() ? "" : ", except " + listed(policy.exclude()))
+              + ", in a folder that exists. It must not exist yet.");
     }
-    if (policy.offersEdits()) {
-      tools.add(edit(policy));
-      ObjectNode status = object();
-      ObjectNode id = ((ObjectNode) status.get("properties")).putObject("proposal_id");
-      id.put("type", "string");
-      id.put("minLength", 1);
-      id.put("maxLength", 64);
-      id.put("description", "The proposal_id a propose_note or propose_edit result gave.");
-      required(status).add("proposal_id");
-      tools.add(
-          new ToolDefinition(
-              NoteAccess.PROPOSAL_STATUS,
-              "Tell what became of a proposal: {\"status\":\"pending_approval\"|\"approved\"|"
-                  + "\"rejected\"|\"stale\"|\"undone\",...}. Reads only; nothing here approves.",
-              status,
-              true));
-    }
-    return List.copyOf(tools);
+    ObjectNode content = ((ObjectNode) propose.get("properties")).putObject("content");
+    content.put("type", "string");
+    content.put("maxLength", policy.maxNoteBytes());
+    content.put(
+        "description",
+        "The exact text of the note: at most " + policy.maxNoteBytes() + " bytes of UTF-8.");
+    required(propose).add("content");
+    return new ToolDefinition(
+        NoteAccess.PROPOSE_NOTE,
+        "Propose a new note for a person to approve. Writes nothing: the result is"
+            + " {\"status\":\"pending_approval\",...}. At most one proposal may be pending.",
+        propose,
+        false);
+  }
+
+  /** {@code proposal_status}: a proposal_id. */
+  private static ToolDefinition status() {
+    ObjectNode status = object();
+    ObjectNode id = ((ObjectNode) status.get("properties")).putObject("proposal_id");
+    id.put("type", "string");
+    id.put("minLength", 1);
+    id.put("maxLength", 64);
+    id.put("description", "The proposal_id a propose_note or propose_edit result gave.");
+    required(status).add("proposal_id");
+    return new ToolDefinition(
+        NoteAccess.PROPOSAL_STATUS,
+        "Tell what became of a proposal: {\"status\":\"pending_approval\"|\"approved\"|"
+            + "\"rejected\"|\"stale\"|\"undone\",...}. Reads only; nothing here approves.",
+        status,
+        true);
   }
 
   /** {@code propose_edit}: path, base_sha256, and content or append. */

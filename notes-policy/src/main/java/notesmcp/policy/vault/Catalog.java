@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
@@ -222,9 +220,7 @@ public final class Catalog {
   private boolean toldFolders;
   private int toldFolderProblems;
   private Thread watching;
-  private MessageDigest sha256;
-  private byte[] inner;
-  private byte[] outer;
+  private final CursorMac mac = new CursorMac();
 
   public Catalog(Policy policy, Workspace workspace, PrintStream log) {
     this(policy, workspace, log, MAX_NOTES, MAX_FOLDERS);
@@ -261,7 +257,7 @@ public final class Catalog {
                 refresh();
               }
               deliver();
-              mac(new byte[0], 0); // the cursors' key and digest: some 20 ms the first time
+              mac.of(new byte[0], 0); // the cursors' key and digest: some 20 ms the first time
             }
             if (afterwards != null) {
               afterwards.run();
@@ -471,7 +467,7 @@ public final class Catalog {
     payload.put((byte) 1).put(kind.getBytes(StandardCharsets.US_ASCII)[0]);
     payload.putShort((short) folderBytes.length).put(folderBytes);
     payload.putShort((short) positionBytes.length).put(positionBytes);
-    payload.put(mac(payload.array(), payload.position()));
+    payload.put(mac.of(payload.array(), payload.position()));
     return Base64.getUrlEncoder().withoutPadding().encodeToString(payload.array());
   }
 
@@ -490,9 +486,9 @@ public final class Catalog {
       throw notIssued();
     }
     int signed = bytes.length - 16;
-    byte[] mac = new byte[16];
-    System.arraycopy(bytes, signed, mac, 0, 16);
-    if (!MessageDigest.isEqual(mac, mac(bytes, signed))) {
+    byte[] signature = new byte[16];
+    System.arraycopy(bytes, signed, signature, 0, 16);
+    if (!MessageDigest.isEqual(signature, mac.of(bytes, signed))) {
       throw notIssued();
     }
     ByteBuffer payload = ByteBuffer.wrap(bytes, 0, signed);
@@ -517,47 +513,6 @@ public final class Catalog {
     return new Refused(
         "cursor is not one this server issued (a cursor holds only within the server process"
             + " that gave it): start again without a cursor");
-  }
-
-  /**
-   * The first 16 bytes of HMAC-SHA256 (RFC 2104) over {@code bytes[0, length)}, with a key drawn at
-   * the first call, for the life of the process. Written over {@link MessageDigest} rather than
-   * {@code javax.crypto.Mac}: finding {@code HmacSHA256} loads and registers every security
-   * provider before the one that has it, which cost the first listing tens of milliseconds; SHA-256
-   * is in the first provider, loaded at start-up already. {@code CatalogTest} checks it against
-   * {@code Mac}.
-   */
-  private synchronized byte[] mac(byte[] bytes, int length) {
-    if (sha256 == null) {
-      byte[] key = new byte[32];
-      new SecureRandom().nextBytes(key);
-      inner = new byte[64];
-      outer = new byte[64];
-      for (int i = 0; i < 64; i++) {
-        byte k = i < key.length ? key[i] : 0;
-        inner[i] = (byte) (k ^ 0x36);
-        outer[i] = (byte) (k ^ 0x5c);
-      }
-      try {
-        sha256 = MessageDigest.getInstance("SHA-256");
-      } catch (GeneralSecurityException e) {
-        throw new IllegalStateException("every Java platform has SHA-256", e);
-      }
-    }
-    return hmac(sha256, inner, outer, bytes, length);
-  }
-
-  /** HMAC over {@code digest} with the key's padded blocks {@code inner} and {@code outer}. */
-  static byte[] hmac(MessageDigest digest, byte[] inner, byte[] outer, byte[] bytes, int length) {
-    digest.reset();
-    digest.update(inner);
-    digest.update(bytes, 0, length);
-    byte[] first = digest.digest();
-    digest.update(outer);
-    byte[] full = digest.digest(first);
-    byte[] cut = new byte[16];
-    System.arraycopy(full, 0, cut, 0, 16);
-    return cut;
   }
 
   // --- the enumeration (all under this object's monitor) ---

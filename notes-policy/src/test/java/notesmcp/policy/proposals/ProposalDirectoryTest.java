@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 import notesmcp.policy.review.Folders;
 import notesmcp.policy.rules.Policy;
 import notesmcp.policy.tools.NoteAccess;
-import notesmcp.policy.tools.NoteAccess.Outcome;
+import notesmcp.policy.tools.Outcome;
 import notesmcp.policy.vault.Workspace;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

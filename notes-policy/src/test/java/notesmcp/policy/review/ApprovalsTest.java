@@ -17,7 +17,7 @@ import notesmcp.policy.review.Approvals.Decision;
 import notesmcp.policy.review.Approvals.Done;
 import notesmcp.policy.review.Approvals.Refused;
 import notesmcp.policy.rules.NoteName;
-import notesmcp.policy.tools.NoteAccess.Outcome;
+import notesmcp.policy.tools.Outcome;
 import notesmcp.policy.vault.Rules;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -14,7 +14,7 @@ import notesmcp.policy.proposals.ProposalDirectory;
 import notesmcp.policy.proposals.Requester;
 import notesmcp.policy.rules.Policy;
 import notesmcp.policy.tools.NoteAccess;
-import notesmcp.policy.tools.NoteAccess.Outcome;
+import notesmcp.policy.tools.Outcome;
 import notesmcp.policy.vault.Workspace;
 
 /** A workspace and a proposals folder in a temporary directory, and the two views on them. */

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.text.Normalizer;
 import java.util.List;
 import notesmcp.policy.tools.NoteAccess;
-import notesmcp.policy.tools.NoteAccess.Outcome;
+import notesmcp.policy.tools.Outcome;
 import notesmcp.policy.tools.SampleWorkspace;
 
 /**

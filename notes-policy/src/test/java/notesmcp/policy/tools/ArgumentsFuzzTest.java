@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import notesmcp.policy.rules.StrictJson;
-import notesmcp.policy.tools.NoteAccess.Outcome;
 import tools.jackson.databind.JsonNode;
 
 /**

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
-import notesmcp.policy.tools.NoteAccess.JsonText;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.io.JsonStringEncoder;
 

@@ -17,7 +17,6 @@ import java.util.regex.Pattern;
 import notesmcp.policy.proposals.Proposal;
 import notesmcp.policy.rules.NoteName;
 import notesmcp.policy.rules.Policy;
-import notesmcp.policy.tools.NoteAccess.Outcome;
 import notesmcp.policy.vault.Rules;
 import notesmcp.policy.vault.Workspace;
 import org.junit.jupiter.api.BeforeEach;

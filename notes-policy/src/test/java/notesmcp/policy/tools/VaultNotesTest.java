@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import notesmcp.files.ChangeRule;
 import notesmcp.policy.rules.PolicyFile;
-import notesmcp.policy.tools.NoteAccess.Outcome;
 import notesmcp.policy.vault.Workspace;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

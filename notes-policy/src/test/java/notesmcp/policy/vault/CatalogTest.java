@@ -278,7 +278,7 @@ class CatalogTest {
       byte[] expected = java.util.Arrays.copyOf(mac.doFinal(message), 16);
 
       assertThat(
-              Catalog.hmac(
+              CursorMac.hmac(
                   java.security.MessageDigest.getInstance("SHA-256"),
                   inner,
                   outer,
