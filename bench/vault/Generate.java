@@ -15,6 +15,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import notesmcp.text.CodePoints;
 
 /**
  * The benchmark vault, reproducibly: 10,000 Markdown notes in 200 folders (3-40 KiB each, about 220
@@ -23,8 +24,9 @@ import java.util.TreeSet;
  * known, with the 200 fixed search queries. One seed, one output: the same seed gives the same
  * bytes on any JDK (java.util.Random's algorithm is specified; nothing here iterates a hash).
  *
- * <p>Run from the repository root: {@code java bench/vault/Generate.java --out DIR [--seed N]}
- * (or {@code bench/vault/generate}, which does that). It writes DIR/vault/ (the vault),
+ * <p>Run from the repository root: {@code java -cp untrusted-text/target/classes
+ * bench/vault/Generate.java --out DIR [--seed N]} (or {@code bench/vault/generate}, which builds
+ * untrusted-text first if it must: the listing's order is the program's own, {@code CodePoints}). It writes DIR/vault/ (the vault),
  * DIR/truth.json (the planted words, their notes, the queries, the files never to be served) and
  * DIR/notes.tsv (every note's path and size in code-point order), and prints a SHA-256 over every
  * file's path and bytes. See bench/README.md, "The vault benchmark".
@@ -568,27 +570,12 @@ public final class Generate {
     for (Note note : notes) {
       sorted.add(note.path() + "\t" + note.bytes());
     }
-    sorted.sort(Generate::compareCodePoints);
+    sorted.sort(CodePoints.ORDER);
     try (OutputStream tsv = Files.newOutputStream(out.resolve("notes.tsv"))) {
       for (String line : sorted) {
         tsv.write((line + "\n").getBytes(StandardCharsets.UTF_8));
       }
     }
-  }
-
-  static int compareCodePoints(String a, String b) {
-    int i = 0;
-    int j = 0;
-    while (i < a.length() && j < b.length()) {
-      int x = a.codePointAt(i);
-      int y = b.codePointAt(j);
-      if (x != y) {
-        return Integer.compare(x, y);
-      }
-      i += Character.charCount(x);
-      j += Character.charCount(y);
-    }
-    return Integer.compare(a.length() - i, b.length() - j);
   }
 
   static String list(List<String> items) {

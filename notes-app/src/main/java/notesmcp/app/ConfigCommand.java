@@ -10,9 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import notesmcp.cli.ExitCode;
-import notesmcp.files.Posix;
-import notesmcp.policy.proposals.ProposalDirectory;
-import notesmcp.policy.rules.PolicyFile;
+import notesmcp.files.ChangeRule;
 import notesmcp.policy.vault.Workspace;
 
 /**
@@ -58,50 +56,43 @@ final class ConfigCommand {
     return run(options, executable, System.getenv(), out, err);
   }
 
+  /** The policy file's real path, as the host's entry names it; else says why not (exit 2). */
+  private static Path realPathOf(Path policyFile, PrintStream err) throws StartUp.Failed {
+    try {
+      return policyFile.toRealPath();
+    } catch (IOException e) {
+      err.println("notes-mcp: -policy " + policyFile + ": " + StartUp.problem(e));
+      throw StartUp.failed(ExitCode.USAGE);
+    }
+  }
+
   static ExitCode run(
       Options options,
       String executable,
       Map<String, String> env,
       PrintStream out,
       PrintStream err) {
+    StartUp start = StartUp.of(err);
     Path root;
-    Workspace workspace;
+    List<String> args;
     try {
-      workspace = Workspace.at(options.root());
+      Workspace workspace = start.workspace(options.root(), ChangeRule.ofSystem());
       root = workspace.root();
       if (!Files.isReadable(root) || !Files.isExecutable(root)) {
-        throw new IOException(root + " cannot be read");
+        throw start.notUsable(options.root(), new IOException(root + " cannot be read"));
       }
-    } catch (Posix.Unavailable e) {
-      return ServeCommand.cannotStart(e, err); // the program's fault, not the folder's
-    } catch (IOException e) {
-      err.println(
-          "notes-mcp: -root "
-              + options.root()
-              + ": not a usable folder ("
-              + ServeCommand.problem(e)
-              + ")");
-      return ExitCode.USAGE;
-    }
-    List<String> args = new ArrayList<>(List.of("-serve", "-root", root.toString()));
-    try {
+      args = new ArrayList<>(List.of("-serve", "-root", root.toString()));
       if (options.policyFile() != null) {
-        PolicyFile.load(options.policyFile());
+        start.policy(options.policyFile());
         args.add("-policy");
-        args.add(options.policyFile().toRealPath().toString());
+        args.add(realPathOf(options.policyFile(), err).toString());
       }
       if (options.proposals() != null) {
         args.add("-proposals");
-        args.add(ProposalDirectory.open(options.proposals(), workspace).path().toString());
+        args.add(start.proposals(options.proposals(), workspace).path().toString());
       }
-    } catch (PolicyFile.Invalid | ProposalDirectory.Unusable e) {
-      err.println("notes-mcp: " + e.getMessage());
-      return ExitCode.USAGE;
-    } catch (Posix.Unavailable e) {
-      return ServeCommand.cannotStart(e, err);
-    } catch (IOException e) {
-      err.println("notes-mcp: -policy " + options.policyFile() + ": " + ServeCommand.problem(e));
-      return ExitCode.USAGE;
+    } catch (StartUp.Failed failed) {
+      return failed.code();
     }
     String name = options.name() == null ? SERVER_NAME : options.name();
     List<String> command = command(executable, args);

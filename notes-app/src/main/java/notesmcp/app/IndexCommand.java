@@ -13,9 +13,7 @@ import java.util.List;
 import notesmcp.cli.ExitCode;
 import notesmcp.cli.UsageException;
 import notesmcp.files.ChangeRule;
-import notesmcp.files.Posix;
 import notesmcp.policy.rules.Policy;
-import notesmcp.policy.rules.PolicyFile;
 import notesmcp.policy.tools.NoteAccess;
 import notesmcp.policy.tools.NoteSearch;
 import notesmcp.policy.vault.Workspace;
@@ -70,25 +68,15 @@ final class IndexCommand {
       err.println("Run 'notes-mcp --help' for the flags.");
       return ExitCode.USAGE.code;
     }
+    StartUp startUp = StartUp.of(err);
     Policy policy;
     Workspace workspace;
     try {
-      Posix.require();
-      policy = PolicyFile.load(options.policyFile());
-      workspace = Workspace.at(options.root(), seams.readRule(ChangeRule.ofSystem()));
-    } catch (Posix.Unavailable e) {
-      return ServeCommand.cannotStart(e, err).code;
-    } catch (PolicyFile.Invalid e) {
-      err.println("notes-mcp: " + e.getMessage());
-      return ExitCode.USAGE.code;
-    } catch (IOException e) {
-      err.println(
-          "notes-mcp: -root "
-              + options.root()
-              + ": not a usable folder ("
-              + ServeCommand.problem(e)
-              + ")");
-      return ExitCode.USAGE.code;
+      startUp.library();
+      policy = startUp.policy(options.policyFile());
+      workspace = startUp.workspace(options.root(), seams.readRule(ChangeRule.ofSystem()));
+    } catch (StartUp.Failed failed) {
+      return failed.code().code;
     }
     if (!policy.search()) {
       err.println(

@@ -19,12 +19,13 @@ import tools.jackson.databind.node.ObjectNode;
  * the same text, a refusal with {@code isError: true}. It holds a {@link NoteAccess}, which can
  * list, read and propose, and nothing that can approve. The client's self-reported {@code
  * clientInfo} passes on as a {@link Requester}, unverified, so the policy stays free of MCP types.
+ * Public for notes-bench, whose in-process server benchmark measures this very adapter.
  */
-final class NoteTools implements Tools {
+public final class NoteTools implements Tools {
   private final NoteAccess notes;
   private final List<Tool> tools;
 
-  NoteTools(NoteAccess notes) {
+  public NoteTools(NoteAccess notes) {
     this.notes = notes;
     List<Tool> list = new ArrayList<>();
     for (ToolDefinition definition : notes.tools()) {

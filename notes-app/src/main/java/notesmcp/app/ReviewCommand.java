@@ -2,7 +2,6 @@ package notesmcp.app;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -11,15 +10,12 @@ import java.util.function.Supplier;
 import notesmcp.cli.ControllingTerminal;
 import notesmcp.cli.ExitCode;
 import notesmcp.files.ChangeRule;
-import notesmcp.files.FileProblem;
-import notesmcp.files.Posix;
 import notesmcp.policy.proposals.ProposalDirectory;
 import notesmcp.policy.proposals.Recorded;
 import notesmcp.policy.proposals.Recorded.Valid;
 import notesmcp.policy.review.Approvals;
 import notesmcp.policy.review.Approvals.Decision;
 import notesmcp.policy.rules.Policy;
-import notesmcp.policy.rules.PolicyFile;
 import notesmcp.policy.vault.Workspace;
 import notesmcp.text.TerminalText;
 
@@ -48,14 +44,11 @@ final class ReviewCommand {
       PrintStream err,
       Supplier<Optional<ControllingTerminal>> terminal,
       Seams seams) {
+    Approvals approvals;
     try {
-      Posix.require();
-    } catch (Posix.Unavailable e) {
-      return ServeCommand.cannotStart(e, err);
-    }
-    Approvals approvals = open(options, err, seams);
-    if (approvals == null) {
-      return ExitCode.USAGE;
+      approvals = open(options, err, seams);
+    } catch (StartUp.Failed failed) {
+      return failed.code();
     }
     try {
       for (String line : approvals.recover()) {
@@ -72,25 +65,18 @@ final class ReviewCommand {
   }
 
   /**
-   * The approval path over the folders the options name, or null after saying why not. Nothing is
-   * created before both folders are checked (docs/behaviour.md, "Limits").
+   * The approval path over the folders the options name, after saying why not if it cannot be had.
+   * Nothing is created before both folders are checked (docs/behaviour.md, "Limits").
    */
-  private static Approvals open(Options options, PrintStream err, Seams seams) {
-    try {
-      Policy policy = options.policyFile() == null ? null : PolicyFile.load(options.policyFile());
-      Workspace workspace = Workspace.at(options.root(), seams.readRule(ChangeRule.ofSystem()));
-      ProposalDirectory directory = ProposalDirectory.open(options.proposals(), workspace);
-      return new Approvals(
-          workspace, directory, Clock.systemUTC(), err, seams.checkpoints(err), policy);
-    } catch (PolicyFile.Invalid e) {
-      err.println("notes-mcp: " + e.getMessage());
-    } catch (IOException e) {
-      err.println(
-          "notes-mcp: -root " + options.root() + ": not a usable folder (" + describe(e) + ")");
-    } catch (ProposalDirectory.Unusable e) {
-      err.println("notes-mcp: " + e.getMessage());
-    }
-    return null;
+  private static Approvals open(Options options, PrintStream err, Seams seams)
+      throws StartUp.Failed {
+    StartUp start = StartUp.forReview(err);
+    start.library();
+    Policy policy = options.policyFile() == null ? null : start.policy(options.policyFile());
+    Workspace workspace = start.workspace(options.root(), seams.readRule(ChangeRule.ofSystem()));
+    ProposalDirectory directory = start.proposals(options.proposals(), workspace);
+    return new Approvals(
+        workspace, directory, Clock.systemUTC(), err, seams.checkpoints(err), policy);
   }
 
   private static ExitCode review(
@@ -280,9 +266,6 @@ final class ReviewCommand {
 
   /** A failed file operation in words, naming the file when there is one; no class names. */
   private static String describe(IOException e) {
-    if (e instanceof FileSystemException && ((FileSystemException) e).getFile() != null) {
-      return FileProblem.describe(e) + ": " + ((FileSystemException) e).getFile();
-    }
-    return e.getMessage() == null ? FileProblem.describe(e) : e.getMessage();
+    return StartUp.problemWithFile(e);
   }
 }

@@ -1,23 +1,18 @@
 package notesmcp.app;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.file.FileSystemException;
 import java.time.Clock;
 import java.time.Duration;
 import notesmcp.cli.ExitCode;
 import notesmcp.cli.Version;
 import notesmcp.files.ChangeRule;
-import notesmcp.files.FileProblem;
-import notesmcp.files.Posix;
 import notesmcp.mcp.Protocol;
 import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.mcp.server.Server;
 import notesmcp.policy.proposals.ProposalDirectory;
 import notesmcp.policy.rules.Policy;
-import notesmcp.policy.rules.PolicyFile;
 import notesmcp.policy.tools.NoteAccess;
 import notesmcp.policy.vault.Workspace;
 import notesmcp.text.JsonInput;
@@ -51,34 +46,22 @@ final class ServeCommand {
 
   static ExitCode run(
       Options options, InputStream in, OutputStream out, PrintStream err, Seams seams) {
-    try {
-      Posix.require();
-    } catch (Posix.Unavailable e) {
-      return cannotStart(e, err);
-    }
+    StartUp start = StartUp.of(err);
     Policy policy;
     Workspace workspace;
     ProposalDirectory proposals;
     try {
+      start.library();
       policy =
-          options.policyFile() == null ? Policy.defaults() : PolicyFile.load(options.policyFile());
+          options.policyFile() == null ? Policy.defaults() : start.policy(options.policyFile());
       if (options.maxCalls() != null) {
         policy = policy.withMaxCalls(options.maxCalls());
       }
-      workspace = Workspace.at(options.root(), seams.readRule(ChangeRule.ofSystem()));
+      workspace = start.workspace(options.root(), seams.readRule(ChangeRule.ofSystem()));
       proposals =
-          options.proposals() == null
-              ? null
-              : ProposalDirectory.open(options.proposals(), workspace);
-    } catch (PolicyFile.Invalid | ProposalDirectory.Unusable e) {
-      err.println("notes-mcp: " + e.getMessage());
-      return ExitCode.USAGE;
-    } catch (Posix.Unavailable e) {
-      return cannotStart(e, err);
-    } catch (IOException e) {
-      err.println(
-          "notes-mcp: -root " + options.root() + ": not a usable folder (" + problem(e) + ")");
-      return ExitCode.USAGE;
+          options.proposals() == null ? null : start.proposals(options.proposals(), workspace);
+    } catch (StartUp.Failed failed) {
+      return failed.code();
     }
     NoteAccess notes = new NoteAccess(policy, workspace, Clock.systemUTC(), proposals, err, true);
     // While the rest starts and the client says hello, not on its first call.
@@ -157,24 +140,5 @@ final class ServeCommand {
               + " (nothing was written; use -proposals DIR to keep proposals for review)");
     }
     return ExitCode.OK;
-  }
-
-  /**
-   * An unusable root in words ("no such file or folder"), without Java's class names; {@code
-   * config} says it the same way.
-   */
-  static String problem(IOException e) {
-    return e instanceof FileSystemException || e.getMessage() == null
-        ? FileProblem.describe(e)
-        : e.getMessage();
-  }
-
-  /**
-   * "An executable that cannot start MUST fail loudly" (docs/behaviour.md, "Command line"); never a
-   * fallback.
-   */
-  static ExitCode cannotStart(Posix.Unavailable e, PrintStream err) {
-    err.println("notes-mcp: cannot start: " + e.getMessage());
-    return ExitCode.CANNOT_START;
   }
 }

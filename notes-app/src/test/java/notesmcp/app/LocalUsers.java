@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import notesmcp.mcp.SchemaCheck;
 import tools.jackson.databind.JsonNode;
 
 /**

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import notesmcp.mcp.SchemaCheck;
 import notesmcp.mcp.client.Connection;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

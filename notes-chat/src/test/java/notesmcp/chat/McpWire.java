@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import notesmcp.app.SchemaCheck;
+import notesmcp.mcp.SchemaCheck;
 import tools.jackson.databind.JsonNode;
 
 /**

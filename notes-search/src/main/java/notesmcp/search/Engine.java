@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import notesmcp.policy.tools.NoteSearch;
+import notesmcp.text.CodePoints;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.SortedDocValuesField;
@@ -87,7 +88,7 @@ public final class Engine implements NoteSearch {
 
   private static final double ROUNDING = 1000.0;
   private static final double BUFFER_MB = 64;
-  private static final Comparator<String> CODE_POINTS = Engine::compareCodePoints;
+  private static final Comparator<String> CODE_POINTS = CodePoints.ORDER;
 
   private final NoteSearch.Corpus corpus;
   private final PrintStream log;
@@ -646,20 +647,5 @@ public final class Engine implements NoteSearch {
     searchers.close();
     writer.rollback();
     directory.close();
-  }
-
-  static int compareCodePoints(String a, String b) {
-    int i = 0;
-    int j = 0;
-    while (i < a.length() && j < b.length()) {
-      int x = a.codePointAt(i);
-      int y = b.codePointAt(j);
-      if (x != y) {
-        return Integer.compare(x, y);
-      }
-      i += Character.charCount(x);
-      j += Character.charCount(y);
-    }
-    return Integer.compare(a.length() - i, b.length() - j);
   }
 }

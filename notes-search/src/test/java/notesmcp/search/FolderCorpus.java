@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import notesmcp.policy.tools.NoteSearch;
+import notesmcp.text.CodePoints;
 
 /**
  * A corpus over a plain folder for the engine's own tests and its benchmark: every {@code .md} file
@@ -53,7 +54,7 @@ final class FolderCorpus implements NoteSearch.Corpus {
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
-    notes.sort(Engine::compareCodePoints);
+    notes.sort(CodePoints.ORDER);
     return notes;
   }
 

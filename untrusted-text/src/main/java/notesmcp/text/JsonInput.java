@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonToken;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.json.JsonFactory;
@@ -72,6 +73,34 @@ public final class JsonInput {
       text = cut > 0 ? text.substring(0, cut) : "not valid JSON";
     }
     return text;
+  }
+
+  /**
+   * The JSON type a value starting with {@code token} has, as refusals name it: "string", "number",
+   * "boolean", "null", "object" or "array" (the policy's arguments and the protocol's envelope say
+   * it alike).
+   *
+   * @throws IllegalArgumentException if {@code token} starts no value (a member name, an end)
+   */
+  public static String typeOf(JsonToken token) {
+    switch (token) {
+      case VALUE_STRING:
+        return "string";
+      case VALUE_NUMBER_INT:
+      case VALUE_NUMBER_FLOAT:
+        return "number";
+      case VALUE_TRUE:
+      case VALUE_FALSE:
+        return "boolean";
+      case VALUE_NULL:
+        return "null";
+      case START_OBJECT:
+        return "object";
+      case START_ARRAY:
+        return "array";
+      default:
+        throw new IllegalArgumentException("not the start of a JSON value: " + token);
+    }
   }
 
   /**

@@ -62,4 +62,32 @@ class JsonInputTest {
         .isFalse();
     assertThat(JsonInput.isNotUtf8(new byte[0])).isFalse();
   }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "\"x\" | string",
+        "1 | number",
+        "1.5 | number",
+        "true | boolean",
+        "false | boolean",
+        "null | null",
+        "{} | object",
+        "[] | array"
+      })
+  void aValuesTypeIsNamedFromItsFirstToken(String json, String type) {
+    try (tools.jackson.core.JsonParser parser =
+        JsonInput.factory(64, true)
+            .createParser(tools.jackson.core.ObjectReadContext.empty(), json)) {
+      assertThat(JsonInput.typeOf(parser.nextToken())).isEqualTo(type);
+    }
+  }
+
+  @Test
+  void aTokenThatStartsNoValueHasNoType() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> JsonInput.typeOf(tools.jackson.core.JsonToken.END_OBJECT))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
 }

@@ -13,10 +13,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import notesmcp.jsonrpc.RpcException;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,8 +36,33 @@ class ConnectionTest {
   private final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
   private final PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
 
+  /** Every canned server of the test, and from which reply on it is left unchecked. */
+  private final Map<CannedServer, Integer> servers = new LinkedHashMap<>();
+
   private CannedServer server(String... replies) {
-    return new CannedServer(dir.resolve("received.log"), replies);
+    CannedServer server = new CannedServer(dir.resolve("received.log"), replies);
+    servers.put(server, Integer.MAX_VALUE);
+    return server;
+  }
+
+  /** A server whose last reply is not what a server may send, on purpose. */
+  private CannedServer hostile(String... replies) {
+    CannedServer server = new CannedServer(dir.resolve("received.log"), replies);
+    servers.put(server, replies.length - 1);
+    return server;
+  }
+
+  /**
+   * What the canned servers answered is made of JSON-RPC responses the official schema allows (the
+   * transport's requests are not MCP's, so only the envelopes are checked).
+   */
+  @AfterEach
+  void everyCannedReplyIsAResponseTheSchemaAllows() throws IOException {
+    for (Map.Entry<CannedServer, Integer> server : servers.entrySet()) {
+      assertThat(server.getKey().violations(true, server.getValue()))
+          .as("schema violations in the canned replies %s", server.getKey().replies())
+          .isEmpty();
+    }
   }
 
   @Test
@@ -100,7 +128,7 @@ class ConnectionTest {
   void linesThatAreNotJsonRpcAreIgnored() throws Exception {
     Connection connection =
         Connection.start(
-            server("a banner on stdout\n\n{\"x\":1}\n" + result(1, "{}")).command(), log);
+            hostile("a banner on stdout\n\n{\"x\":1}\n" + result(1, "{}")).command(), log);
 
     assertThat(connection.request("ping", null, DEADLINE)).hasToString("{}");
     connection.close(GRACE);
@@ -234,7 +262,7 @@ class ConnectionTest {
   void aMalformedReplyToARequestInFlightIsAViolation() throws Exception {
     Connection connection =
         Connection.start(
-            server("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-1,\"message\":[]}}")
+            hostile("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-1,\"message\":[]}}")
                 .command(),
             log);
 
@@ -385,7 +413,7 @@ class ConnectionTest {
   @Test
   void noticesAboutTheServersOutputStopAfterEight() throws Exception {
     Connection connection =
-        Connection.start(server("noise\n".repeat(12) + result(1, "{}")).command(), log);
+        Connection.start(hostile("noise\n".repeat(12) + result(1, "{}")).command(), log);
 
     connection.request("ping", null, DEADLINE);
     connection.close(GRACE);

@@ -13,11 +13,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import notesmcp.mcp.Protocol.Implementation;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +40,7 @@ class SessionTest {
           + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"test-client\",\"version\":\"9\"}}";
   private static final String DISCOVERED =
       "{\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":{\"tools\":{}},"
-          + "\"resultType\":\"complete\",\"_meta\":{\"io.modelcontextprotocol/serverInfo\":"
+          + "\"resultType\":\"complete\",\"ttlMs\":0,\"cacheScope\":\"private\",\"_meta\":{\"io.modelcontextprotocol/serverInfo\":"
           + "{\"name\":\"canned\",\"version\":\"1.2\"}}}";
   private static final String TOOL = "{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\"}}";
   private static final String INITIALIZED =
@@ -57,8 +60,38 @@ class SessionTest {
         () -> Connection.start(server.command(), log), CLIENT, DEADLINE, PROBE, log);
   }
 
+  /** Every canned server of the test, and from which reply on it is left unchecked. */
+  private final Map<CannedServer, Integer> servers = new LinkedHashMap<>();
+
   private CannedServer server(String... replies) {
-    return new CannedServer(dir.resolve("received.log"), replies);
+    return canned(dir.resolve("received.log"), replies);
+  }
+
+  private CannedServer canned(Path log, String... replies) {
+    CannedServer server = new CannedServer(log, replies);
+    servers.put(server, Integer.MAX_VALUE);
+    return server;
+  }
+
+  /** A server whose last reply is malformed on purpose; the ones before it are checked. */
+  private CannedServer malformed(String... replies) {
+    return malformed(dir.resolve("received.log"), replies);
+  }
+
+  private CannedServer malformed(Path log, String... replies) {
+    CannedServer server = new CannedServer(log, replies);
+    servers.put(server, replies.length - 1);
+    return server;
+  }
+
+  /** What the canned servers answered is what the official schema allows a server to send. */
+  @AfterEach
+  void everyCannedReplyIsOneTheSchemaAllows() throws IOException {
+    for (Map.Entry<CannedServer, Integer> server : servers.entrySet()) {
+      assertThat(server.getKey().violations(false, server.getValue()))
+          .as("schema violations in the canned replies %s", server.getKey().replies())
+          .isEmpty();
+    }
   }
 
   @Test
@@ -74,7 +107,11 @@ class SessionTest {
     CannedServer server =
         server(
             result(1, DISCOVERED),
-            result(2, "{\"resultType\":\"complete\",\"tools\":[" + TOOL + "]}"),
+            result(
+                2,
+                "{\"resultType\":\"complete\",\"ttlMs\":0,\"cacheScope\":\"private\",\"tools\":["
+                    + TOOL
+                    + "]}"),
             result(
                 3,
                 "{\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"ok\"}],"
@@ -158,7 +195,7 @@ class SessionTest {
   @Test
   void serverThatExitsOnTheProbeIsStartedAgainForTheHandshake() throws Exception {
     CannedServer exits = server("EXIT:1");
-    CannedServer legacy = new CannedServer(dir.resolve("second.log"), result(1, INITIALIZED));
+    CannedServer legacy = canned(dir.resolve("second.log"), result(1, INITIALIZED));
     AtomicInteger starts = new AtomicInteger();
 
     Session session =
@@ -226,7 +263,7 @@ class SessionTest {
   @Test
   void callResultWithoutContentIsIncompatible() throws Exception {
     Session session =
-        connect(server(result(1, DISCOVERED), result(2, "{\"resultType\":\"complete\"}")));
+        connect(malformed(result(1, DISCOVERED), result(2, "{\"resultType\":\"complete\"}")));
 
     assertThatThrownBy(() -> session.callTool("t", null))
         .isInstanceOf(Session.Incompatible.class)
@@ -316,7 +353,7 @@ class SessionTest {
   void aReplyOfTheWrongShapeIsIncompatibleAndTheServerIsClosed(List<String> replies, String message)
       throws Exception {
     List<Connection> started = new ArrayList<>();
-    CannedServer server = server(replies.toArray(new String[0]));
+    CannedServer server = malformed(replies.toArray(new String[0]));
 
     assertThatThrownBy(
             () -> {
@@ -369,7 +406,7 @@ class SessionTest {
   void aSecondServerThatAlsoFailsIsClosedToo() throws Exception {
     List<Connection> started = new ArrayList<>();
     CannedServer exits = server("EXIT:1");
-    CannedServer silent = new CannedServer(dir.resolve("second.log"), SILENT);
+    CannedServer silent = canned(dir.resolve("second.log"), SILENT);
 
     assertThatThrownBy(
             () ->
@@ -396,10 +433,13 @@ class SessionTest {
         server(
             result(1, DISCOVERED),
             result(
-                2, "{\"resultType\":\"complete\",\"tools\":[" + TOOL + "],\"nextCursor\":\"p2\"}"),
+                2,
+                "{\"resultType\":\"complete\",\"ttlMs\":0,\"cacheScope\":\"private\",\"tools\":["
+                    + TOOL
+                    + "],\"nextCursor\":\"p2\"}"),
             result(
                 3,
-                "{\"resultType\":\"complete\",\"tools\":["
+                "{\"resultType\":\"complete\",\"ttlMs\":0,\"cacheScope\":\"private\",\"tools\":["
                     + TOOL.replace("\"t\"", "\"u\"")
                     + "]}"));
     Session session = connect(server);
@@ -412,7 +452,10 @@ class SessionTest {
 
   @Test
   void aToolListThatRepeatsAPageIsIncompatible() throws Exception {
-    String page = "{\"resultType\":\"complete\",\"tools\":[" + TOOL + "],\"nextCursor\":\"again\"}";
+    String page =
+        "{\"resultType\":\"complete\",\"ttlMs\":0,\"cacheScope\":\"private\",\"tools\":["
+            + TOOL
+            + "],\"nextCursor\":\"again\"}";
     Session session = connect(server(result(1, DISCOVERED), result(2, page), result(3, page)));
 
     assertThatThrownBy(session::listTools)
@@ -436,7 +479,9 @@ class SessionTest {
         server(
             result(1, DISCOVERED),
             "{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"method\":\"ping\"}\n"
-                + result(2, "{\"resultType\":\"complete\",\"tools\":[]}"));
+                + result(
+                    2,
+                    "{\"resultType\":\"complete\",\"ttlMs\":0,\"cacheScope\":\"private\",\"tools\":[]}"));
     Session session = connect(server);
 
     assertThat(session.listTools().toString()).isEqualTo("[]");
@@ -472,12 +517,12 @@ class SessionTest {
         replies.add(
             result(
                 page + 1,
-                "{\"resultType\":\"complete\",\"tools\":[]"
+                "{\"resultType\":\"complete\",\"ttlMs\":0,\"cacheScope\":\"private\",\"tools\":[]"
                     + (page < pages ? ",\"nextCursor\":\"p" + page + "\"" : "")
                     + "}"));
       }
       Session session =
-          connect(new CannedServer(dir.resolve(pages + ".log"), replies.toArray(new String[0])));
+          connect(canned(dir.resolve(pages + ".log"), replies.toArray(new String[0])));
 
       if (pages == Session.MAX_PAGES) {
         assertThat(session.listTools()).isEmpty();
@@ -496,7 +541,8 @@ class SessionTest {
   @Test
   void resultTypeIsCheckedOnlyInTheModernEra() throws Exception {
     String pending = "{\"resultType\":\"input_required\",\"tools\":[]}";
-    Session modern = connect(server(result(1, DISCOVERED), result(2, pending)));
+    // input_required is no tools/list result the schema allows: the client refuses it as such.
+    Session modern = connect(malformed(result(1, DISCOVERED), result(2, pending)));
     assertThatThrownBy(modern::listTools)
         .isInstanceOf(Session.Incompatible.class)
         .hasMessage(
@@ -506,7 +552,7 @@ class SessionTest {
 
     Session legacy =
         connect(
-            new CannedServer(
+            malformed(
                 dir.resolve("legacy.log"),
                 error(1, -32601, "no"),
                 result(2, INITIALIZED),

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import notesmcp.app.SchemaCheck;
+import notesmcp.mcp.SchemaCheck;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -122,7 +122,7 @@ final class ClientReport {
         continue;
       }
       String method = methods.get(message.path("id").toString());
-      String result = RESULTS.get(method);
+      String result = SchemaCheck.RESULTS.get(method);
       if (!revision.equals(SchemaCheck.MODERN) && message.has("id")) {
         assertThat(result).as("a known method answered: %s\n%s", message, run).isNotNull();
         violations.addAll(SchemaCheck.legacyResponse(revision, result, message));
@@ -138,21 +138,6 @@ final class ClientReport {
     assertThat(violations).as("schema violations in what our server wrote\n%s", run).isEmpty();
     return this;
   }
-
-  private static final Map<String, String> RESULTS =
-      Map.ofEntries(
-          Map.entry("server/discover", "DiscoverResult"),
-          Map.entry("initialize", "InitializeResult"),
-          Map.entry("tools/list", "ListToolsResult"),
-          Map.entry("tools/call", "CallToolResult"),
-          Map.entry("ping", "EmptyResult"),
-          Map.entry("resources/list", "ListResourcesResult"),
-          Map.entry("resources/templates/list", "ListResourceTemplatesResult"),
-          Map.entry("resources/read", "ReadResourceResult"),
-          Map.entry("resources/subscribe", "EmptyResult"),
-          Map.entry("resources/unsubscribe", "EmptyResult"),
-          Map.entry("completion/complete", "CompleteResult"),
-          Map.entry("subscriptions/listen", "SubscriptionsListenResult"));
 
   private static final Map<String, String> NOTIFICATIONS =
       Map.of(

@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
+import notesmcp.app.NoteTools;
 import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.mcp.server.Server;
 import notesmcp.policy.rules.Policy;
@@ -25,11 +26,11 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * The whole server in one process, without pipes: {@link Server#serve} over an in-memory stream of
  * {@value #CALLS} pipelined {@code read_note} calls, every reply written to a counting sink. Per
- * operation, it is one call through frame read, decode, dispatch, the policy (through {@link
- * PolicyTools}), encode and the outbox, on the thread that read it (see mcp-stdio/CONCURRENCY.md):
- * compare it with the process-level CPU per call to see what the pipes and the JVM around it add,
- * and with the sum of the other benchmarks to see what the server's own bookkeeping (the lead, the
- * watch, admission) costs.
+ * operation, it is one call through frame read, decode, dispatch, the program's own adapter ({@link
+ * NoteTools}) and the policy, encode and the outbox, on the thread that read it (see
+ * mcp-stdio/CONCURRENCY.md): compare it with the process-level CPU per call to see what the pipes
+ * and the JVM around it add, and with the sum of the other benchmarks to see what the server's own
+ * bookkeeping (the lead, the watch, admission) costs.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -67,7 +68,7 @@ public class ServerPipelineBench {
   public long serve() throws IOException, InterruptedException {
     Server server =
         new Server(
-            new PolicyTools(notes),
+            new NoteTools(notes),
             Server.Options.defaults(new Implementation("notes-mcp", "0.1.0"), null),
             log);
     LineCounter out = new LineCounter();

@@ -89,7 +89,7 @@ final class Arguments {
         members.put(
             name,
             new Value(
-                typeOf(token),
+                JsonInput.typeOf(token),
                 token == JsonToken.VALUE_STRING || token == JsonToken.VALUE_NUMBER_INT
                     ? parser.getString()
                     : null));
@@ -101,27 +101,6 @@ final class Arguments {
       return new Arguments(members);
     } catch (JacksonException e) {
       throw new Rejected("arguments are not valid JSON: " + JsonInput.describe(e));
-    }
-  }
-
-  private static String typeOf(JsonToken token) {
-    switch (token) {
-      case VALUE_STRING:
-        return "string";
-      case VALUE_NUMBER_INT:
-      case VALUE_NUMBER_FLOAT:
-        return "number";
-      case VALUE_TRUE:
-      case VALUE_FALSE:
-        return "boolean";
-      case VALUE_NULL:
-        return "null";
-      case START_OBJECT:
-        return "object";
-      case START_ARRAY:
-        return "array";
-      default:
-        throw new IllegalStateException("unexpected token " + token);
     }
   }
 

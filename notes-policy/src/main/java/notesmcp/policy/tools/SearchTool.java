@@ -11,6 +11,7 @@ import notesmcp.policy.rules.NoteName;
 import notesmcp.policy.rules.Policy;
 import notesmcp.policy.vault.Catalog;
 import notesmcp.policy.vault.Workspace;
+import notesmcp.text.CodePoints;
 import notesmcp.text.Quote;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -248,27 +249,6 @@ final class SearchTool {
     @Override
     public int maxNoteBytes() {
       return policy.maxNoteBytes();
-    }
-  }
-
-  /** Code-point order (UTF-16's order differs past the BMP), the order of every listing. */
-  static final class CodePoints implements java.util.Comparator<String> {
-    static final CodePoints ORDER = new CodePoints();
-
-    @Override
-    public int compare(String a, String b) {
-      int i = 0;
-      int j = 0;
-      while (i < a.length() && j < b.length()) {
-        int x = a.codePointAt(i);
-        int y = b.codePointAt(j);
-        if (x != y) {
-          return Integer.compare(x, y);
-        }
-        i += Character.charCount(x);
-        j += Character.charCount(y);
-      }
-      return Integer.compare(a.length() - i, b.length() - j);
     }
   }
 }

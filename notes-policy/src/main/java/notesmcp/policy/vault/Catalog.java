@@ -28,6 +28,7 @@ import notesmcp.files.Posix;
 import notesmcp.files.Watcher;
 import notesmcp.policy.rules.NoteName;
 import notesmcp.policy.rules.Policy;
+import notesmcp.text.CodePoints;
 import notesmcp.text.Quote;
 import notesmcp.text.Utf8;
 
@@ -84,33 +85,8 @@ public final class Catalog {
   private static final int EVENTS = Watcher.NAMES | Posix.IN_MODIFY | Posix.IN_CLOSE_WRITE;
 
   /**
-   * Code-point order (the order of the UTF-8 bytes), which {@link String#compareTo} is not: it
-   * orders UTF-16 units, so U+FFFD would sort after U+1F600.
-   */
-  static final Comparator<String> CODE_POINT_ORDER =
-      new Comparator<String>() {
-        @Override
-        public int compare(String a, String b) {
-          int length = Math.min(a.length(), b.length());
-          for (int i = 0; i < length; i++) {
-            char x = a.charAt(i);
-            char y = b.charAt(i);
-            if (x != y) {
-              if (x >= 0xd800 && y >= 0xd800) {
-                // Surrogates (supplementary code points) go above U+E000..U+FFFF.
-                x = (char) (x >= 0xe000 ? x - 0x800 : x + 0x2000);
-                y = (char) (y >= 0xe000 ? y - 0x800 : y + 0x2000);
-              }
-              return x - y;
-            }
-          }
-          return a.length() - b.length();
-        }
-      };
-
-  /**
    * The order of {@link #notes}: {@link String#compareTo}, many times cheaper to run, or {@link
-   * #CODE_POINT_ORDER}. The two differ only where the first UTF-16 units two paths differ in are a
+   * CodePoints#ORDER}. The two differ only where the first UTF-16 units two paths differ in are a
    * surrogate (part of a character above U+FFFF) and a unit from U+E000 to U+FFFF, so the cheap one
    * serves until some name has shown each kind ({@link #see} sorts the set again then). A vault
    * with emoji in its names but no character from U+E000 up (private use, presentation and
@@ -121,7 +97,7 @@ public final class Catalog {
     return new Comparator<String>() {
       @Override
       public int compare(String a, String b) {
-        return anySurrogate && anyFromE000 ? CODE_POINT_ORDER.compare(a, b) : a.compareTo(b);
+        return anySurrogate && anyFromE000 ? CodePoints.compare(a, b) : a.compareTo(b);
       }
     };
   }

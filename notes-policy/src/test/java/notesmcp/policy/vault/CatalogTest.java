@@ -289,14 +289,6 @@ class CatalogTest {
   }
 
   @Test
-  void codePointOrderPutsSupplementaryCharactersAfterTheRestOfTheBmp() {
-    assertThat(Catalog.CODE_POINT_ORDER.compare("\ufffd", "\ud83d\ude00")).isNegative();
-    assertThat("\ufffd".compareTo("\ud83d\ude00")).as("String's own order").isPositive();
-    assertThat(Catalog.CODE_POINT_ORDER.compare("a/b", "a.b")).isPositive();
-    assertThat(Catalog.CODE_POINT_ORDER.compare("ab", "a")).isPositive();
-  }
-
-  @Test
   void theListingIsInCodePointOrderOnceANameAboveUffffAppears() throws Exception {
     Path root = root();
     for (String name : List.of("a.md", "\ufffd.md", "\uff21.md", "b.md")) {

@@ -1,4 +1,4 @@
-package notesmcp.app;
+package notesmcp.mcp;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package notesmcp.app;
+package notesmcp.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

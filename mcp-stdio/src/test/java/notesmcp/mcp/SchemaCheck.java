@@ -1,4 +1,4 @@
-package notesmcp.app;
+package notesmcp.mcp;
 
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
@@ -76,6 +76,43 @@ public final class SchemaCheck {
             violations(revision, oldNames ? "JSONRPCResponse" : "JSONRPCResultResponse", message));
     violations.addAll(violations(revision, resultDefinition, message.get("result")));
     return violations;
+  }
+
+  /** The result definition of each method a server answers, by the method's name. */
+  public static final Map<String, String> RESULTS =
+      Map.ofEntries(
+          Map.entry("server/discover", "DiscoverResult"),
+          Map.entry("initialize", "InitializeResult"),
+          Map.entry("tools/list", "ListToolsResult"),
+          Map.entry("tools/call", "CallToolResult"),
+          Map.entry("ping", "EmptyResult"),
+          Map.entry("resources/list", "ListResourcesResult"),
+          Map.entry("resources/templates/list", "ListResourceTemplatesResult"),
+          Map.entry("resources/read", "ReadResourceResult"),
+          Map.entry("resources/subscribe", "EmptyResult"),
+          Map.entry("resources/unsubscribe", "EmptyResult"),
+          Map.entry("completion/complete", "CompleteResult"),
+          Map.entry("subscriptions/listen", "SubscriptionsListenResult"));
+
+  /**
+   * The violations of a server's response to {@code method}: in a modern session ({@link #MODERN})
+   * the method's own response definition, or {@code JSONRPCErrorResponse}; in a legacy session of
+   * {@code revision}, as {@link #legacyResponse} checks it.
+   *
+   * @throws IllegalArgumentException for a method {@link #RESULTS} does not know
+   */
+  public static List<String> response(String revision, String method, JsonNode message) {
+    String result = RESULTS.get(method);
+    if (result == null) {
+      throw new IllegalArgumentException("no result definition known for " + method);
+    }
+    if (!revision.equals(MODERN)) {
+      return legacyResponse(revision, result, message);
+    }
+    if (message.has("error")) {
+      return violations(MODERN, "JSONRPCErrorResponse", message);
+    }
+    return violations(MODERN, result + "Response", message);
   }
 
   /** Where the revision keeps its definitions: {@code $defs} (2020-12) or {@code definitions}. */
