@@ -19,9 +19,9 @@ import notesmcp.cli.ExitCode;
  * reflection.
  *
  * <p>Across the two loaders only public types meet, none of this module's: the chat uses the
- * modules notes-cli and untrusted-text, which the program uses too, and mcp-stdio's client ({@code
- * notesmcp.mcp.client.Session}), all in this program's jar; its entry point takes and returns JDK
- * types only.
+ * modules command-line and untrusted-text, which the program uses too, and mcp-stdio's client
+ * ({@code notesmcp.mcp.client.Session}), all in this program's jar; its entry point takes and
+ * returns JDK types only.
  */
 final class ChatModule {
   /** The first word of the command line that selects this mode. */

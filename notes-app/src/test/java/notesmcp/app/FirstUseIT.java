@@ -25,11 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
  * for the jar at another path and makes a new one).
  *
  * <p>The first-use builds ({@code --version}: notes-app; {@code chat}: notes-chat) run as on a
- * fresh machine: in a copy of the sources without the test fixtures (no {@code interop/}: a reactor
- * that still named {@code interop/spring-ai}, with its Spring Boot parent, would stop at once on
- * the missing module), and with a local Maven repository that holds everything but this project's
- * own artifacts (so nothing an earlier {@code mvn install} left there can stand in for what the
- * build must make itself, such as notes-app's test jar that notes-chat's build reads).
+ * fresh machine: in a copy of the sources without the test fixtures (no {@code peers/}: a reactor
+ * that still named {@code peers/interop/spring-ai}, with its Spring Boot parent, would stop at once
+ * on the missing module), and with a local Maven repository that holds everything but this
+ * project's own artifacts (so nothing an earlier {@code mvn install} left there can stand in for
+ * what the build must make itself, such as notes-app's test jar that notes-chat's build reads).
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class FirstUseIT {
@@ -55,8 +55,8 @@ class FirstUseIT {
             "untrusted-text/src",
             "posix-files/pom.xml",
             "posix-files/src",
-            "notes-cli/pom.xml",
-            "notes-cli/src",
+            "command-line/pom.xml",
+            "command-line/src",
             "notes-policy/pom.xml",
             "notes-policy/src",
             "mcp-stdio/pom.xml",
@@ -70,7 +70,7 @@ class FirstUseIT {
             "notes-chat/src/main",
             // The reactor reads every module's pom, even of modules the launcher does not build.
             "notes-dist/pom.xml",
-            "notes-bench/pom.xml")) {
+            "bench/harness/pom.xml")) {
       copyTree(repo.resolve(path), checkout.resolve(path));
     }
     repository = withoutOwnArtifacts(Path.of(System.getProperty("notesmcp.m2")));
@@ -111,7 +111,7 @@ class FirstUseIT {
     assertThat(firstUse.out()).isEqualTo("notes-mcp " + Version.VALUE + "\n");
     assertThat(firstUse.err()).contains("first run, building").doesNotContain("\u001b");
     assertThat(checkout.resolve("notes-app/target/notes-mcp.jar")).isRegularFile();
-    assertThat(checkout.resolve("interop")).doesNotExist();
+    assertThat(checkout.resolve("peers")).doesNotExist();
   }
 
   /**
@@ -144,7 +144,7 @@ class FirstUseIT {
 
   /**
    * A clone holds the test sources too (the copy has them for untrusted-text, posix-files,
-   * notes-cli, notes-policy and mcp-stdio); the first-use builds compile none of them, which the
+   * command-line, notes-policy and mcp-stdio); the first-use builds compile none of them, which the
    * program never needs (docs/packaging.md, "Where in the build").
    */
   @Test
@@ -152,7 +152,7 @@ class FirstUseIT {
     assertThat(firstUse.exit()).as(firstUse.err()).isZero();
     assertThat(chatFirstUse.exit()).as(chatFirstUse.err()).isZero();
     for (String module :
-        List.of("untrusted-text", "posix-files", "notes-cli", "notes-policy", "mcp-stdio")) {
+        List.of("untrusted-text", "posix-files", "command-line", "notes-policy", "mcp-stdio")) {
       assertThat(checkout.resolve(module + "/src/test/java")).isDirectory();
       assertThat(checkout.resolve(module + "/target/classes")).isDirectory();
       assertThat(checkout.resolve(module + "/target/test-classes")).doesNotExist();

@@ -20,15 +20,15 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * {@code notes-mcp config --install} with the real hosts, as installed from the lockfile in {@code
- * hosts/} (Claude Code, Codex CLI, Gemini CLI, Qwen Code): each in a HOME of its own, the host's
- * own {@code mcp list} / {@code mcp get} then reports the server connected (configured, for Codex,
- * whose list does not connect), a server that was there already is still listed, and a file that
- * does not parse is left as it was. Then each host runs headless against a scripted model API on
- * loopback ({@code hosts/scripted-model.mjs}) that asks for {@code list_notes}, {@code read_note}
- * and {@code propose_note}: the two reads run without a prompt, and the proposal is the host's to
- * ask about, which a headless run cannot, so the host refuses it and no proposal is made. Run by
- * the {@code hosts} profile ({@code mvn -Phosts verify}, which {@code .ci/run} runs), not by a
- * plain {@code mvn verify}: the hosts are large.
+ * peers/hosts/} (Claude Code, Codex CLI, Gemini CLI, Qwen Code): each in a HOME of its own, the
+ * host's own {@code mcp list} / {@code mcp get} then reports the server connected (configured, for
+ * Codex, whose list does not connect), a server that was there already is still listed, and a file
+ * that does not parse is left as it was. Then each host runs headless against a scripted model API
+ * on loopback ({@code peers/hosts/scripted-model.mjs}) that asks for {@code list_notes}, {@code
+ * read_note} and {@code propose_note}: the two reads run without a prompt, and the proposal is the
+ * host's to ask about, which a headless run cannot, so the host refuses it and no proposal is made.
+ * Run by the {@code hosts} profile ({@code mvn -Phosts verify}, which {@code .ci/run} runs), not by
+ * a plain {@code mvn verify}: the hosts are large.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class HostsIT {
@@ -37,7 +37,7 @@ class HostsIT {
   private Path workspace;
   private Path project;
 
-  private static final Path HOSTS = Path.of(System.getProperty("notesmcp.repo"), "hosts");
+  private static final Path HOSTS = Path.of(System.getProperty("notesmcp.repo"), "peers", "hosts");
   private static final Path BIN = HOSTS.resolve("node_modules/.bin");
 
   record Result(int exit, String out, String err) {

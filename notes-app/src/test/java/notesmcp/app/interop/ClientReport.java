@@ -12,10 +12,10 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The JSON report an official-SDK client script ({@code interop/ts-v*-client.mjs}) printed after
- * talking to our server, with the checks every such client must pass. Each failure message carries
- * the whole run: the command, the exit status, the report (with its wire trace) and stderr, where
- * our server's diagnostics land.
+ * The JSON report an official-SDK client script ({@code peers/interop/ts-v*-client.mjs}) printed
+ * after talking to our server, with the checks every such client must pass. Each failure message
+ * carries the whole run: the command, the exit status, the report (with its wire trace) and stderr,
+ * where our server's diagnostics land.
  */
 final class ClientReport {
   private final Interop.Run run;
@@ -158,10 +158,11 @@ final class ClientReport {
   }
 
   /**
-   * The resource checks (interop/report.mjs, runResourceChecks): the fixture's notes as resources,
-   * the template, a read, a refused read as a protocol error naming the path, a completed path, and
-   * a change notification for notes.txt after it was rewritten on disk; search_notes, when the
-   * server lists it, answered as a tool result ({@link #assertSearch} checks the searches).
+   * The resource checks (peers/interop/report.mjs, runResourceChecks): the fixture's notes as
+   * resources, the template, a read, a refused read as a protocol error naming the path, a
+   * completed path, and a change notification for notes.txt after it was rewritten on disk;
+   * search_notes, when the server lists it, answered as a tool result ({@link #assertSearch} checks
+   * the searches).
    */
   ClientReport assertResources() {
     JsonNode list = json.path("resourceList").path("result").path("resources");
@@ -230,11 +231,11 @@ final class ClientReport {
   }
 
   /**
-   * The searches of interop/report.mjs ({@code SEARCHES}) against {@link Interop.Searchable}'s
-   * workspace: {@link Interop#SEARCH_WORD} finds notes.txt alone, with a numeric score and a
-   * snippet holding the word; {@link Interop#NO_HIT_WORD} finds nothing; an empty query and limit 0
-   * are refused as tool results with isError true and the reason. The wire shows the client sent
-   * each of the four calls and our server answered each with a result.
+   * The searches of peers/interop/report.mjs ({@code SEARCHES}) against {@link
+   * Interop.Searchable}'s workspace: {@link Interop#SEARCH_WORD} finds notes.txt alone, with a
+   * numeric score and a snippet holding the word; {@link Interop#NO_HIT_WORD} finds nothing; an
+   * empty query and limit 0 are refused as tool results with isError true and the reason. The wire
+   * shows the client sent each of the four calls and our server answered each with a result.
    */
   ClientReport assertSearch() {
     JsonNode found = result("search");

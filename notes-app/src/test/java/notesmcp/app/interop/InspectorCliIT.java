@@ -16,10 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The MCP Inspector v2 CLI ({@code @modelcontextprotocol/inspector} 2.x, {@code mcp-inspector --cli
  * --format json}), unmodified, in both of its eras ({@code --protocol-era legacy} and {@code
- * modern}), against our real executable: {@code node interop/inspector-cli.mjs --protocol-era=ERA
- * ./notes-mcp -serve -root WS}, one CLI process per method, each through the transparent wire tap.
- * The CLI checks a tool name against the listed tools before it calls, so the unknown tool never
- * reaches us: it answers {@code tool_not_found} itself.
+ * modern}), against our real executable: {@code node peers/interop/inspector-cli.mjs
+ * --protocol-era=ERA ./notes-mcp -serve -root WS}, one CLI process per method, each through the
+ * transparent wire tap. The CLI checks a tool name against the listed tools before it calls, so the
+ * unknown tool never reaches us: it answers {@code tool_not_found} itself.
  */
 class InspectorCliIT {
   @TempDir static Path dir;

@@ -42,7 +42,8 @@ final class Interop {
 
   /**
    * A word of {@link #NOTES_TEXT} that no other fixture note holds (nor any note's name): a search
-   * for it finds notes.txt only. interop/report.mjs ({@code SEARCHES}) asks for the same word.
+   * for it finds notes.txt only. peers/interop/report.mjs ({@code SEARCHES}) asks for the same
+   * word.
    */
   static final String SEARCH_WORD = "pipes";
 
@@ -69,7 +70,7 @@ final class Interop {
 
   /** A fixture script in {@code interop/}, after checking that its packages are installed. */
   static Path script(String name) {
-    Path interop = repo().resolve("interop");
+    Path interop = repo().resolve("peers/interop");
     for (String pkg :
         List.of(
             "node_modules/@modelcontextprotocol/client",
@@ -80,7 +81,7 @@ final class Interop {
             "vercel-ai-4/node_modules/ai")) {
       if (!Files.isRegularFile(interop.resolve(pkg).resolve("package.json"))) {
         throw new IllegalStateException(
-            "interop/"
+            "peers/interop/"
                 + pkg
                 + " is missing: the interop clients are not installed. Run `npm ci` in "
                 + interop
@@ -208,9 +209,9 @@ final class Interop {
   }
 
   /**
-   * Runs the Node client {@code script} (in interop/, with its own {@code flags} first) against our
-   * real executable serving {@code workspace}: {@code node SCRIPT FLAGS ./notes-mcp -serve -root
-   * WS}, its logs under {@code dir/logs}.
+   * Runs the Node client {@code script} (in peers/interop/, with its own {@code flags} first)
+   * against our real executable serving {@code workspace}: {@code node SCRIPT FLAGS ./notes-mcp
+   * -serve -root WS}, its logs under {@code dir/logs}.
    */
   static Run runNodeClient(Path dir, String script, Path workspace, String... flags)
       throws IOException, InterruptedException {

@@ -204,8 +204,8 @@ class JavaSdkClientIT {
    * Resources as the Java SDK's client uses them (legacy era): listed, the template, read, a
    * refusal as an McpError with our words, a path completed, and resources/subscribe told of
    * notes.txt rewritten on disk (the SDK reads the note again itself and hands the contents to its
-   * consumer). The server runs behind interop/wire-tap.mjs, and every message it wrote is checked
-   * against the 2025-11-25 schema.
+   * consumer). The server runs behind peers/interop/wire-tap.mjs, and every message it wrote is
+   * checked against the 2025-11-25 schema.
    */
   @Test
   void resourcesAreListedReadCompletedAndAnEditedNoteIsTold() throws Exception {
@@ -279,8 +279,8 @@ class JavaSdkClientIT {
    * offers it ({@link Interop.Searchable}: a workspace, policy and cache of its own): listed with
    * the other three tools, a word in one note found there (path, a numeric score, a snippet holding
    * the word), a word in none giving no hits, and an empty query and limit 0 refused as tool
-   * results with isError and the reason. The server runs behind interop/wire-tap.mjs, and every
-   * message it wrote is checked against the 2025-11-25 schema.
+   * results with isError and the reason. The server runs behind peers/interop/wire-tap.mjs, and
+   * every message it wrote is checked against the 2025-11-25 schema.
    */
   @Test
   void searchNotesUnderAPolicyFileFindsOneNoteNoneAndRefusesAsToolResults() throws Exception {

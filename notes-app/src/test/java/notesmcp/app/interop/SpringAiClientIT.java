@@ -16,12 +16,12 @@ import tools.jackson.databind.JsonNode;
 /**
  * Spring AI 1.1's MCP client on Spring Boot 3 (the official MCP Java SDK 0.17 underneath),
  * unmodified and auto-configured from {@code spring.ai.mcp.client.stdio.connections.*}, against our
- * real executable. It lives in its own module, {@code interop/spring-ai} (its own parent and
+ * real executable. It lives in its own module, {@code peers/interop/spring-ai} (its own parent and
  * classpath: the SDK 0.17 it brings must not meet the 2.1.0 SDK on this module's test classpath),
  * and runs here in a child JVM from the classpath that module writes. On stdio it asks for
  * 2024-11-05 only (README, "Interoperability": before that version was served it failed with
- * "Unsupported protocol version"). The server is started through interop/wire-tap.mjs so the report
- * has the wire.
+ * "Unsupported protocol version"). The server is started through peers/interop/wire-tap.mjs so the
+ * report has the wire.
  */
 class SpringAiClientIT {
   @TempDir static Path dir;
@@ -31,13 +31,13 @@ class SpringAiClientIT {
   @BeforeAll
   static void runClient() throws IOException, InterruptedException {
     workspace = Interop.workspace(dir);
-    Path module = Interop.repo().resolve("interop/spring-ai/target");
+    Path module = Interop.repo().resolve("peers/interop/spring-ai/target");
     Path classpathFile = module.resolve("classpath.txt");
     Path jar = module.resolve("interop-spring-ai-0.1.0.jar");
     if (!Files.isRegularFile(classpathFile) || !Files.isRegularFile(jar)) {
       throw new IllegalStateException(
           module
-              + " has no classpath.txt or jar: build the interop/spring-ai module first (mvn"
+              + " has no classpath.txt or jar: build the peers/interop/spring-ai module first (mvn"
               + " verify from the repository root builds it before notes-app)");
     }
     String classpath = Files.readString(classpathFile, StandardCharsets.UTF_8).trim() + ":" + jar;

@@ -13,8 +13,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The official TypeScript SDK v1 client ({@code @modelcontextprotocol/sdk} 1.x), unmodified,
- * against our real executable: {@code node interop/ts-v1-client.mjs ./notes-mcp -serve -root WS}.
- * It knows only the legacy era: initialize with 2025-11-25, then plain requests without _meta.
+ * against our real executable: {@code node peers/interop/ts-v1-client.mjs ./notes-mcp -serve -root
+ * WS}. It knows only the legacy era: initialize with 2025-11-25, then plain requests without _meta.
  */
 class TsV1ClientIT {
   @TempDir static Path dir;

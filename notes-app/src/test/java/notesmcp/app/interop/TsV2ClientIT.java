@@ -15,8 +15,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * The official TypeScript SDK v2 client ({@code @modelcontextprotocol/client}), unmodified, with
  * {@code versionNegotiation: {mode: 'auto'}}, against our real executable: {@code node
- * interop/ts-v2-client.mjs ./notes-mcp -serve -root WS}. It must find a modern (2026-07-28) server
- * through server/discover and then use it statelessly: no initialize, _meta on every request.
+ * peers/interop/ts-v2-client.mjs ./notes-mcp -serve -root WS}. It must find a modern (2026-07-28)
+ * server through server/discover and then use it statelessly: no initialize, _meta on every
+ * request.
  */
 class TsV2ClientIT {
   @TempDir static Path dir;

@@ -13,9 +13,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The reverse direction: our client ({@code ./notes-mcp -server-command ...}) against a peer server
- * built with the official TypeScript SDK v2 ({@code interop/ts-v2-server.mjs}, served by the SDK's
- * {@code serveStdio}). Our client must find it modern through server/discover, list and call its
- * tools, and say so with its exit codes.
+ * built with the official TypeScript SDK v2 ({@code peers/interop/ts-v2-server.mjs}, served by the
+ * SDK's {@code serveStdio}). Our client must find it modern through server/discover, list and call
+ * its tools, and say so with its exit codes.
  */
 class TsV2ServerIT {
   @TempDir static Path dir;
@@ -26,7 +26,7 @@ class TsV2ServerIT {
     workspace = Interop.workspace(dir);
   }
 
-  /** {@code ./notes-mcp -server-command 'node interop/ts-v2-server.mjs WS' ARGS...}. */
+  /** {@code ./notes-mcp -server-command 'node peers/interop/ts-v2-server.mjs WS' ARGS...}. */
   static Interop.Run client(String... args) throws IOException, InterruptedException {
     String server =
         String.join(

@@ -13,9 +13,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * The Vercel AI SDK's MCP client, current line ({@code @ai-sdk/mcp} 2.x: {@code createMCPClient}
  * and its stdio transport), unmodified, against our real executable: {@code node
- * interop/vercel-ai-client.mjs ./notes-mcp -serve -root WS}. What it does on the wire: it probes
- * with {@code server/discover} (2026-07-28) on the same process and, finding a modern server, stays
- * stateless: no initialize, {@code _meta} on every request.
+ * peers/interop/vercel-ai-client.mjs ./notes-mcp -serve -root WS}. What it does on the wire: it
+ * probes with {@code server/discover} (2026-07-28) on the same process and, finding a modern
+ * server, stays stateless: no initialize, {@code _meta} on every request.
  */
 class VercelAiClientIT {
   @TempDir static Path dir;

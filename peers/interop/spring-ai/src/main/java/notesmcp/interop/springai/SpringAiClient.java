@@ -29,8 +29,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  *
  * <p>Usage: {@code java -cp CLASSPATH notesmcp.interop.springai.SpringAiClient WIRE_LOG TAP
  * SERVER_COMMAND [ARGS...]}: the server is started as {@code node TAP WIRE_LOG SERVER_COMMAND
- * ARGS...} (interop/wire-tap.mjs, a transparent tap that logs each line). Prints one JSON report on
- * stdout in the shape of interop/report.mjs; everything else (Spring's logging) goes to stderr.
+ * ARGS...} (peers/interop/wire-tap.mjs, a transparent tap that logs each line). Prints one JSON report on
+ * stdout in the shape of peers/interop/report.mjs; everything else (Spring's logging) goes to stderr.
  */
 @SpringBootApplication
 public class SpringAiClient {

@@ -67,12 +67,12 @@ final class ServerCatalog {
             name,
             List.of(
                 "node",
-                repo.resolve("interop/ts-v2-server.mjs").toString(),
+                repo.resolve("peers/interop/ts-v2-server.mjs").toString(),
                 root(),
                 "--max-calls",
                 Long.toString(options.budget())),
-            "`node interop/ts-v2-server.mjs W --max-calls N`: TypeScript SDK v2, serveStdio",
-            List.of("node", repo.resolve("interop/ts-v2-call.mjs").toString(), root()));
+            "`node peers/interop/ts-v2-server.mjs W --max-calls N`: TypeScript SDK v2, serveStdio",
+            List.of("node", repo.resolve("peers/interop/ts-v2-call.mjs").toString(), root()));
       default:
         List<String> command = options.custom.get(name);
         if (command == null) {

@@ -28,7 +28,7 @@ class HarnessIT {
       Path.of(System.getProperty("notesbench.repo", "..")).toAbsolutePath().normalize();
   private static final String FLOOR = REPO.resolve("bench/floor-server.py").toString();
   private static final String FAULTY =
-      REPO.resolve("notes-bench/src/test/resources/faulty-server.py").toString();
+      REPO.resolve("bench/harness/src/test/resources/faulty-server.py").toString();
 
   @TempDir Path dir;
   private final ByteArrayOutputStream progress = new ByteArrayOutputStream();
