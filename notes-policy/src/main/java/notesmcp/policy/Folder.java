@@ -1,6 +1,7 @@
 package notesmcp.policy;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -10,6 +11,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import notesmcp.policy.Workspace.ReadRule;
 
 /**
@@ -486,6 +488,53 @@ final class Folder implements AutoCloseable {
       throw failure(name, file);
     }
     return new WritableFile(file, name, attributes);
+  }
+
+  /**
+   * {@code name} opened to be read and appended to (a log), created 0600 when missing: never a
+   * link, never blocking (an open for writing waits for a FIFO's reader otherwise: {@code
+   * O_NONBLOCK} makes it fail at once), and used only when the descriptor shows a regular file
+   * owned by {@code owner}. The channel is that descriptor's file reopened through {@code
+   * /proc/self/fd/N} ({@link OpenedFile#reopen}), never a path looked up again. The caller closes
+   * it.
+   *
+   * @throws NotRegularFile if the name is a link, a directory, a FIFO, a socket or a device
+   * @throws FileSystemException if the file belongs to another user
+   */
+  FileChannel openToAppend(String name, long owner) throws IOException {
+    checkOpen();
+    byte[] bytes = bytes(name);
+    long[] attributes = new long[Posix.ATTRIBUTES];
+    int looked = Posix.statAt(fd, bytes, attributes);
+    if (looked == 0 && !OpenedFile.isRegular(attributes)) {
+      throw new NotRegularFile(name, attributes); // nothing opened: a device is never opened
+    }
+    int file = Posix.openLockAt(fd, bytes, attributes);
+    if (file == -Posix.ELOOP || file == -Posix.ENXIO || file == -Posix.EISDIR) {
+      // A link, a FIFO without a reader or a folder where a regular file (or nothing) just was.
+      throw new ChangedWhileOpening(name);
+    }
+    if (file < 0) {
+      throw failure(name, file);
+    }
+    try {
+      if (!OpenedFile.isRegular(attributes)) {
+        throw new NotRegularFile(name, attributes);
+      }
+      if (attributes[Posix.OWNER] != owner) {
+        throw new FileSystemException(
+            name,
+            null,
+            "it is owned by uid "
+                + attributes[Posix.OWNER]
+                + ", not by this user (uid "
+                + owner
+                + ")");
+      }
+      return OpenedFile.reopen(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    } finally {
+      Posix.close(file);
+    }
   }
 
   /**

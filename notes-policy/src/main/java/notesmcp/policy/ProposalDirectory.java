@@ -2,6 +2,7 @@ package notesmcp.policy;
 
 import com.sun.security.auth.module.UnixSystem;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
@@ -185,9 +186,33 @@ public final class ProposalDirectory {
     return dir;
   }
 
-  /** The folder's descriptor, held for the life of the process ({@link AuditLog} opens by it). */
-  int descriptor() {
-    return folder.descriptor();
+  /**
+   * The file {@code name} of this folder (the audit log) to append to, created 0600 if missing:
+   * never a link, never blocking, a regular file of this user's ({@link Folder#openToAppend}).
+   */
+  FileChannel openToAppend(String name) throws IOException {
+    return folder.openToAppend(name, uid);
+  }
+
+  /**
+   * The file {@code name} of this folder (the audit log) to read as it may still grow: the careful
+   * open ({@link Folder#open(String)}: never a link, never blocking, a regular file, as its
+   * descriptor shows), of a file of this user's, through a channel of its own onto the file opened
+   * ({@link OpenedFile#reopened}).
+   *
+   * @throws NoSuchFileException if there is none
+   * @throws Folder.NotRegularFile if it is a link, a directory, a FIFO, a socket or a device
+   */
+  FileChannel openToRead(String name) throws IOException {
+    try (OpenedFile file = folder.open(name)) {
+      if (file.owner() != uid) {
+        throw new FileSystemException(
+            name,
+            null,
+            "it is owned by uid " + file.owner() + ", not by this user (uid " + uid + ")");
+      }
+      return file.reopened();
+    }
   }
 
   /**
