@@ -502,6 +502,18 @@ final class Folder implements AutoCloseable {
    * @throws FileSystemException if the file belongs to another user
    */
   FileChannel openToAppend(String name, long owner) throws IOException {
+    int file = openToWrite(name, owner);
+    try {
+      return OpenedFile.reopen(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    } finally {
+      Posix.close(file);
+    }
+  }
+
+  /**
+   * As {@link #openToAppend}, the descriptor itself ({@code O_WRONLY}), which the caller closes.
+   */
+  int openToWrite(String name, long owner) throws IOException {
     checkOpen();
     byte[] bytes = bytes(name);
     long[] attributes = new long[Posix.ATTRIBUTES];
@@ -517,24 +529,21 @@ final class Folder implements AutoCloseable {
     if (file < 0) {
       throw failure(name, file);
     }
-    try {
+    if (!OpenedFile.isRegular(attributes) || attributes[Posix.OWNER] != owner) {
+      Posix.close(file);
       if (!OpenedFile.isRegular(attributes)) {
         throw new NotRegularFile(name, attributes);
       }
-      if (attributes[Posix.OWNER] != owner) {
-        throw new FileSystemException(
-            name,
-            null,
-            "it is owned by uid "
-                + attributes[Posix.OWNER]
-                + ", not by this user (uid "
-                + owner
-                + ")");
-      }
-      return OpenedFile.reopen(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-    } finally {
-      Posix.close(file);
+      throw new FileSystemException(
+          name,
+          null,
+          "it is owned by uid "
+              + attributes[Posix.OWNER]
+              + ", not by this user (uid "
+              + owner
+              + ")");
     }
+    return file;
   }
 
   /**

@@ -217,6 +217,13 @@ final class OpenedFile implements AutoCloseable {
     return reopen(fd, StandardOpenOption.READ);
   }
 
+  /** Hands the descriptor over to the caller, who closes it from then on; this no longer does. */
+  int release() {
+    int released = fd;
+    fd = -1;
+    return released;
+  }
+
   /** The file of descriptor {@code fd}, opened anew through {@code /proc/self/fd/N}. */
   static FileChannel reopen(int fd, StandardOpenOption... options) throws IOException {
     return FileChannel.open(Path.of("/proc/self/fd/" + fd), options);
