@@ -117,6 +117,33 @@ class DistIT {
     return archive.equals("tar") ? tarExecutable : debExecutable;
   }
 
+  /**
+   * The image's cache lock replaced, before its first run, by a FIFO (whose open for writing waits
+   * for ever for a reader: every start would) or a folder: removed, and the cache made.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"fifo", "folder"})
+  void aFifoOrAFolderInPlaceOfTheCachesLockIsRemovedAndTheCacheMade(String kind) throws Exception {
+    Path folder = Files.createDirectory(dir.resolve("lock-" + kind));
+    exec(List.of("tar", "-xzf", tar.toString(), "-C", folder.toString()));
+    Path lib = folder.resolve("notes-mcp/lib");
+    Path lock = lib.resolve("cache.lock");
+    if (kind.equals("fifo")) {
+      exec(List.of("mkfifo", lock.toString()));
+    } else {
+      Files.createDirectory(lock);
+    }
+
+    Result first = run(folder.resolve("notes-mcp/bin/notes-mcp"), null, "--version");
+
+    assertThat(first.exit()).as(first.err()).isZero();
+    assertThat(first.err())
+        .contains("preparing the JVM start-up cache for this location")
+        .doesNotContain("running without");
+    assertThat(lock).isRegularFile();
+    assertThat(lib.resolve("cache/made-for")).isRegularFile();
+  }
+
   @Test
   void eachArchiveHoldsTheExecutableTheNativeLibraryAndTheChatModule() throws Exception {
     String image = "notes-mcp/";
@@ -514,6 +541,7 @@ class DistIT {
       }
     }
     if (!process.waitFor(120, TimeUnit.SECONDS)) {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
       process.destroyForcibly();
       throw new AssertionError(command + " did not finish; stderr:\n" + Files.readString(err));
     }
