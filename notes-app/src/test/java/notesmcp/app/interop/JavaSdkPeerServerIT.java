@@ -142,7 +142,7 @@ class JavaSdkPeerServerIT {
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32601,"
                     + "\"message\":\"Method not found: server/discover\"}}");
       }
-      assertThat(peer.waitFor(30, TimeUnit.SECONDS))
+      assertThat(peer.waitFor(60, TimeUnit.SECONDS))
           .as("the peer exits when stdin closes")
           .isTrue();
     } finally {
@@ -170,10 +170,17 @@ class JavaSdkPeerServerIT {
         .contains("notes-mcp: legacy era, protocol 2025-11-25, server java-sdk-peer 2.1.0\n");
   }
 
-  /** Runs our client (the real launcher) against the peer server over {@link #workspace}. */
+  /**
+   * Runs our client (the real launcher) against the peer server over {@link #workspace}, with a
+   * deadline of a minute for the whole exchange: these tests are about what the two say to each
+   * other, not about the client's default 10 s deadline (ClientIT's), which a peer JVM starting on
+   * a machine loaded by a whole verify can use up before it answers {@code initialize}.
+   */
   private Run client(String... flags) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(Fixture.launcher().toString());
+    command.add("-timeout");
+    command.add("60s");
     command.add("-server-command");
     command.add(peerCommand());
     command.addAll(List.of(flags));
@@ -185,9 +192,9 @@ class JavaSdkPeerServerIT {
             .redirectOutput(out.toFile())
             .redirectError(err.toFile())
             .start();
-    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+    if (!process.waitFor(90, TimeUnit.SECONDS)) {
       process.destroyForcibly();
-      throw new AssertionError("our client did not finish within 30 s: " + command);
+      throw new AssertionError("our client did not finish within 90 s: " + command);
     }
     return new Run(
         process.exitValue(),
