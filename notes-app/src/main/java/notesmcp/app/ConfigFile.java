@@ -8,9 +8,9 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -22,15 +22,18 @@ import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.Set;
 import notesmcp.files.FileProblem;
+import notesmcp.files.OwnFile;
 
 /**
- * One host configuration file as {@code config --install} reads and replaces it: read without
- * following a link, replaced atomically (a temporary file in the same folder, written, flushed to
- * disk, renamed over the old one, the folder flushed), the previous file kept beside it as {@code
- * NAME.bak-YYYYMMDDTHHMMSSZ}, its permissions kept; a new file is {@code 0600} and a folder made
- * for it {@code 0700}. A file that is a symbolic link (a dotfiles manager's, say) is refused, never
- * written through: the link's target may be shared or under version control, and replacing the link
- * by a file would silently detach it. The folders above it may be links.
+ * One host configuration file as {@code config --install} reads and replaces it: read as a note is
+ * read ({@link OwnFile}: never through a link, never blocking on a FIFO or a device, only a regular
+ * file of this user's, as its descriptor shows), replaced atomically (a temporary file in the same
+ * folder, written, flushed to disk, renamed over the old one, the folder flushed), the previous
+ * file kept beside it as {@code NAME.bak-YYYYMMDDTHHMMSSZ}, its permissions kept; a new file is
+ * {@code 0600} and a folder made for it {@code 0700}. A file that is a symbolic link (a dotfiles
+ * manager's, say) is refused, never written through: the link's target may be shared or under
+ * version control, and replacing the link by a file would silently detach it. The folders above it
+ * may be links.
  */
 final class ConfigFile {
   /** Larger than any configuration a host writes; a bigger file is refused, not read. */
@@ -80,18 +83,13 @@ final class ConfigFile {
     if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
       throw new Unusable(path + " is not a regular file; nothing was written");
     }
-    try (FileChannel channel =
-        FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-      if (channel.size() > MAX_BYTES) {
-        throw new Unusable(path + " is larger than " + MAX_BYTES + " bytes; nothing was written");
-      }
-      ByteBuffer buffer = ByteBuffer.allocate((int) channel.size());
-      while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
-        // reads until full or end
-      }
-      read = Arrays.copyOf(buffer.array(), buffer.position());
+    try {
+      read = readCarefully();
     } catch (IOException e) {
-      throw new Unusable("cannot read " + path + " (" + FileProblem.describe(e) + ")");
+      throw new Unusable("cannot read " + path + " (" + why(e) + "); nothing was written");
+    }
+    if (read == null) {
+      throw new Unusable(path + " is larger than " + MAX_BYTES + " bytes; nothing was written");
     }
     try {
       CharBuffer text =
@@ -162,15 +160,41 @@ final class ConfigFile {
     }
   }
 
-  private byte[] current() throws IOException {
+  /**
+   * The file as it is now, or null when it is gone or is no longer a regular file of this user's
+   * (so it changed since it was read).
+   */
+  private byte[] current() {
     try {
-      if (Files.isSymbolicLink(path)) {
-        return null;
-      }
-      return Files.readAllBytes(path);
-    } catch (NoSuchFileException e) {
+      return readCarefully();
+    } catch (IOException e) {
       return null;
     }
+  }
+
+  /**
+   * The file's bytes, read through the careful open ({@link OwnFile}) in its folder's real path
+   * (the folders above it may be links), or null when it holds more than {@link #MAX_BYTES}.
+   */
+  private byte[] readCarefully() throws IOException {
+    try (OwnFile file = OwnFile.open(path.getParent().toRealPath(), path.getFileName().toString());
+        FileChannel channel = FileChannel.open(file.path(), StandardOpenOption.READ)) {
+      if (channel.size() > MAX_BYTES) {
+        return null;
+      }
+      ByteBuffer buffer = ByteBuffer.allocate((int) channel.size());
+      while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
+        // reads until full or end
+      }
+      return Arrays.copyOf(buffer.array(), buffer.position());
+    }
+  }
+
+  /** A failed read in words: the system's reason, or the careful open's own message. */
+  private static String why(IOException e) {
+    return e instanceof FileSystemException || e.getMessage() == null
+        ? FileProblem.describe(e)
+        : e.getMessage();
   }
 
   /** A copy of the previous file, named for this moment; a name taken already gets a number. */
@@ -215,8 +239,8 @@ final class ConfigFile {
   }
 
   private static void syncFolder(Path folder) {
-    try (FileChannel channel = FileChannel.open(folder, StandardOpenOption.READ)) {
-      channel.force(true);
+    try {
+      OwnFile.syncFolder(folder.toRealPath());
     } catch (IOException e) {
       // the rename is done; only its durability across a power cut is less certain
     }

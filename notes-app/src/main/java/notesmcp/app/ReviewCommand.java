@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import notesmcp.cli.ControllingTerminal;
 import notesmcp.cli.ExitCode;
 import notesmcp.files.ChangeRule;
+import notesmcp.policy.proposals.AuditLog;
 import notesmcp.policy.proposals.ProposalDirectory;
 import notesmcp.policy.proposals.Recorded;
 import notesmcp.policy.proposals.Recorded.Valid;
@@ -96,26 +97,7 @@ final class ReviewCommand {
       return report(approvals.undo(options.undo()), out, err);
     }
     if (options.log()) {
-      int broken =
-          approvals.printLog(
-              out,
-              new java.util.function.UnaryOperator<String>() {
-                @Override
-                public String apply(String line) {
-                  return TerminalText.visibleLine(line);
-                }
-              });
-      out.flush();
-      if (broken == 0) {
-        err.println("notes-mcp: the audit log's chain is intact");
-        return ExitCode.OK;
-      }
-      err.println(
-          "notes-mcp: the audit log's chain breaks at line "
-              + broken
-              + " (marked !): it does not carry the SHA-256 of the line before it, so a line was"
-              + " changed, removed or inserted there");
-      return ExitCode.REFUSED;
+      return printLog(approvals, options, out, err);
     }
     List<Recorded> pending = approvals.pending();
     Optional<ControllingTerminal> tty = terminal.get();
@@ -258,6 +240,76 @@ final class ReviewCommand {
       return approvals.reject(entry.id());
     }
     return null;
+  }
+
+  /**
+   * {@code --log}: every line of the audit trail in the visible form, then whether its chain is
+   * intact (exit 0) or where it breaks (exit 1); torn lines are named and are no break. A log that
+   * is not a regular file of this user's is refused, unread (exit 1).
+   */
+  private static ExitCode printLog(
+      Approvals approvals, Options options, PrintStream out, PrintStream err) {
+    AuditLog.Check check;
+    try {
+      check =
+          approvals.printLog(
+              out,
+              new java.util.function.UnaryOperator<String>() {
+                @Override
+                public String apply(String line) {
+                  return TerminalText.visibleLine(line, LOG_LINE_CHARS);
+                }
+              });
+    } catch (IOException e) {
+      out.flush();
+      err.println(
+          "notes-mcp: the audit log in "
+              + options.proposals()
+              + " cannot be read ("
+              + describe(e)
+              + "); it was not checked");
+      return ExitCode.REFUSED;
+    }
+    out.flush();
+    if (!check.torn().isEmpty()) {
+      err.println(
+          "notes-mcp: the audit log has "
+              + (check.torn().size() == 1 ? "a torn line, " : "torn lines, ")
+              + numbers(check.torn())
+              + " (marked ~): a line cut short, as a write on a full disk leaves it; the call or"
+              + " decision it recorded is lost as a line, and the line after it carries its"
+              + " SHA-256 as after any line");
+    }
+    if (check.broken() == 0) {
+      err.println("notes-mcp: the audit log's chain is intact");
+      return ExitCode.OK;
+    }
+    err.println(
+        "notes-mcp: the audit log's chain breaks at line "
+            + check.broken()
+            + " (marked !): it does not carry the SHA-256 of the line before it, so a line was"
+            + " changed, removed or inserted there");
+    return ExitCode.REFUSED;
+  }
+
+  /**
+   * How much of one audit log line {@code --log} shows: every line the program writes whole (its
+   * client-sent values are cut at 256 characters each when written), a damaged one cut.
+   */
+  static final int LOG_LINE_CHARS = 4000;
+
+  private static String numbers(List<Integer> lines) {
+    StringBuilder text = new StringBuilder("line");
+    if (lines.size() > 1) {
+      text.append('s');
+    }
+    for (int i = 0; i < lines.size() && i < 10; i++) {
+      text.append(i == 0 ? " " : ", ").append(lines.get(i));
+    }
+    if (lines.size() > 10) {
+      text.append(" and ").append(lines.size() - 10).append(" more");
+    }
+    return text.toString();
   }
 
   private static Path destination(Recorded entry, Approvals approvals) {

@@ -387,6 +387,92 @@ class ConfigInstallTest {
     assertThat(swaps.get()).isGreaterThan(10);
   }
 
+  /**
+   * A FIFO, a folder or another user's file in place of the host's file is refused with the reason,
+   * and nothing is written.
+   */
+  @Test
+  void aFifoAFolderOrAnotherUsersFileInPlaceOfTheFileIsRefused() throws Exception {
+    Files.createDirectories(desktop().getParent());
+    assertThat(new ProcessBuilder("mkfifo", desktop().toString()).start().waitFor()).isZero();
+
+    assertThat(install("claude-desktop", true)).isEqualTo(ExitCode.USAGE);
+    assertThat(err()).contains(desktop() + " is not a regular file; nothing was written");
+
+    Files.delete(desktop());
+    Files.createDirectory(desktop());
+    assertThat(install("claude-desktop", true)).isEqualTo(ExitCode.USAGE);
+    assertThat(err()).contains(desktop() + " is not a regular file; nothing was written");
+    Files.delete(desktop());
+
+    if (LocalUsers.areAvailable()) {
+      Files.writeString(desktop(), "{}\n");
+      LocalUsers.chown(desktop(), LocalUsers.OTHER);
+      assertThat(install("claude-desktop", true)).isEqualTo(ExitCode.USAGE);
+      assertThat(err())
+          .contains(
+              "cannot read "
+                  + desktop()
+                  + " (it is owned by uid "
+                  + LocalUsers.OTHER
+                  + ", not by this user");
+      assertThat(Files.readString(desktop())).isEqualTo("{}\n");
+    }
+  }
+
+  /**
+   * A hostile local process swaps the file for a FIFO and back, as fast as it can while installs
+   * run: every install answers at once (a write, or a refusal), none waits for the FIFO's writer.
+   */
+  @Test
+  void aFileSwappedForAFifoWhileInstallingNeverMakesItWait() throws Exception {
+    Files.createDirectories(desktop().getParent());
+    Path fifo = desktop().resolveSibling("fifo");
+    Path plain = desktop().resolveSibling("plain");
+    java.util.concurrent.atomic.AtomicBoolean stop =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicLong swaps = new java.util.concurrent.atomic.AtomicLong();
+    Thread swapper =
+        new Thread(
+            () -> {
+              while (!stop.get()) {
+                try {
+                  if (!Files.exists(fifo, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor();
+                  }
+                  // Half of the time a FIFO, half a plain file.
+                  Files.move(fifo, desktop(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                  Thread.sleep(1);
+                  Files.move(desktop(), fifo, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                  Files.writeString(plain, "{}\n");
+                  Files.move(plain, desktop(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                  Thread.sleep(1);
+                  swaps.incrementAndGet();
+                } catch (IOException e) {
+                  // a name taken by the other side for a moment; try again
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            });
+    Files.writeString(desktop(), "{}\n");
+    swapper.start();
+    int installs = 0;
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+    try {
+      while (System.nanoTime() < end) {
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+            java.time.Duration.ofSeconds(10), () -> install("claude-desktop", true));
+        installs++;
+      }
+    } finally {
+      stop.set(true);
+      swapper.join();
+    }
+    assertThat(installs).isGreaterThan(10);
+    assertThat(swaps.get()).isGreaterThan(10);
+  }
+
   @Test
   void anUnwritableFolderIsRefusedAndTheFileIsUntouched() throws Exception {
     Path codex = Files.createDirectories(home.resolve(".codex"));

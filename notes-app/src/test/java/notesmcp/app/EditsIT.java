@@ -576,9 +576,12 @@ class EditsIT {
     List<String> lines = log.stdout().lines().toList();
     assertThat(lines).hasSize(3);
     assertThat(lines.get(0))
-        .contains("\"event\":\"call\",\"tool\":\"read_note\",\"arguments_sha256\":\"")
+        .contains(
+            "\"event\":\"call\",\"tool\":\"read_note\",\"path\":\""
+                + PATH
+                + "\",\"arguments_sha256\":\"")
         .contains("\"outcome\":\"answer\",\"prev\":\"" + "0".repeat(64) + "\"");
-    assertThat(lines.get(1)).contains("\"tool\":\"propose_edit\"");
+    assertThat(lines.get(1)).contains("\"tool\":\"propose_edit\",\"path\":\"" + PATH + "\"");
     assertThat(lines.get(2))
         .contains("\"event\":\"review\",\"user\":\"" + System.getProperty("user.name") + "\"")
         .contains("\"action\":\"approve\",\"proposal_id\":\"" + id + "\"")

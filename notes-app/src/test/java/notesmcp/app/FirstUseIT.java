@@ -2,20 +2,30 @@ package notesmcp.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import notesmcp.cli.Version;
+import notesmcp.mcp.SchemaCheck;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What a new user meets first (README, "Install" and "Tests"): {@code ./notes-mcp} in a checkout
@@ -24,12 +34,19 @@ import org.junit.jupiter.api.io.TempDir;
  * without a single start-up-cache warning from the JVM (the launcher sees that its cache was made
  * for the jar at another path and makes a new one).
  *
- * <p>The first-use builds ({@code --version}: notes-app; {@code chat}: notes-chat) run as on a
- * fresh machine: in a copy of the sources without the test fixtures (no {@code peers/}: a reactor
- * that still named {@code peers/interop/spring-ai}, with its Spring Boot parent, would stop at once
- * on the missing module), and with a local Maven repository that holds everything but this
- * project's own artifacts (so nothing an earlier {@code mvn install} left there can stand in for
- * what the build must make itself, such as notes-app's test jar that notes-chat's build reads).
+ * <p>Nothing the launcher runs before the JVM reads the client's stdin (docs/packaging.md, "Where
+ * in the build"): each first run is given input on a pipe, as a host or a script gives it, and must
+ * act on it. The first-ever run is a server ({@code -serve}) with a request piped in, which it must
+ * answer; the chat's first run a person's message, which must reach the model; and the first run of
+ * a copied checkout (its start-up cache made by training runs) a one-shot client whose stdin, which
+ * it does not read, must be left whole for whoever reads it next.
+ *
+ * <p>The first-use builds ({@code -serve}: notes-app; {@code chat}: notes-chat) run as on a fresh
+ * machine: in a copy of the sources without the test fixtures (no {@code peers/}: a reactor that
+ * still named {@code peers/interop/spring-ai}, with its Spring Boot parent, would stop at once on
+ * the missing module), and with a local Maven repository that holds everything but this project's
+ * own artifacts (so nothing an earlier {@code mvn install} left there can stand in for what the
+ * build must make itself, such as notes-app's test jar that notes-chat's build reads).
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class FirstUseIT {
@@ -38,6 +55,13 @@ class FirstUseIT {
   static Path repository;
   static ClientIT.Run firstUse;
   static ClientIT.Run chatFirstUse;
+  static List<JsonNode> modelRequests;
+
+  /** What the first-ever run, a server, is given on stdin: one request of the current revision. */
+  static final String LIST_TOOLS =
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{"
+          + WireServer.META
+          + "}}\n";
 
   /** A checkout's sources, without any build output or test fixture, then its first uses. */
   @BeforeAll
@@ -74,8 +98,24 @@ class FirstUseIT {
       copyTree(repo.resolve(path), checkout.resolve(path));
     }
     repository = withoutOwnArtifacts(Path.of(System.getProperty("notesmcp.m2")));
-    firstUse = run(checkout.resolve("notes-mcp"), "--version");
-    chatFirstUse = run(checkout.resolve("notes-mcp"), "chat", "--help");
+    String workspace = checkout.resolve("examples/workspace").toString();
+    firstUse = run(LIST_TOOLS, checkout.resolve("notes-mcp"), "-serve", "-root", workspace);
+    try (ReadingModel model = new ReadingModel()) {
+      chatFirstUse =
+          run(
+              "READ notes.txt\n",
+              checkout.resolve("notes-mcp"),
+              "chat",
+              "-root",
+              workspace,
+              "-provider",
+              "openai",
+              "-model-url",
+              model.url(),
+              "-model",
+              ReadingModel.MODEL);
+      modelRequests = model.requests();
+    }
   }
 
   /**
@@ -108,10 +148,24 @@ class FirstUseIT {
   @Test
   void theFirstUseBuildSaysWhatItDoesInPlainText() {
     assertThat(firstUse.exit()).as(firstUse.err()).isZero();
-    assertThat(firstUse.out()).isEqualTo("notes-mcp " + Version.VALUE + "\n");
     assertThat(firstUse.err()).contains("first run, building").doesNotContain("\u001b");
     assertThat(checkout.resolve("notes-app/target/notes-mcp.jar")).isRegularFile();
     assertThat(checkout.resolve("peers")).doesNotExist();
+  }
+
+  /**
+   * A host that starts a fresh checkout's server pipes its first request in while the launcher is
+   * still building: the build must leave it to the server, which answers it.
+   */
+  @Test
+  void theFirstEverServerAnswersTheRequestPipedInWhileItWasBuilt() throws Exception {
+    assertThat(firstUse.exit()).as(firstUse.err()).isZero();
+    List<String> lines = firstUse.out().lines().toList();
+    assertThat(lines).as("stdout of the first run, stderr:%n%s", firstUse.err()).hasSize(1);
+    JsonNode reply = WireServer.JSON.readTree(lines.get(0));
+    assertThat(SchemaCheck.violations(SchemaCheck.MODERN, "ListToolsResultResponse", reply))
+        .isEmpty();
+    assertThat(reply.at("/result/tools/0/name").asString()).isEqualTo("list_notes");
   }
 
   /**
@@ -159,12 +213,19 @@ class FirstUseIT {
     }
   }
 
+  /**
+   * The chat's first run builds its module while the person's message waits on stdin: the message
+   * reaches the model, whose read goes through the server and whose answer is printed.
+   */
   @Test
-  void theChatModesFirstUseBuildsItFromTheSourcesAlone() {
+  void theChatModesFirstUseBuildsItFromTheSourcesAloneAndThenRunsThePipedTurn() {
     assertThat(chatFirstUse.exit()).as(chatFirstUse.err()).isZero();
-    assertThat(chatFirstUse.out()).startsWith("notes-mcp chat: ");
+    assertThat(modelRequests).as(chatFirstUse.err()).hasSize(2);
+    assertThat(modelRequests.get(0).path("messages").toString()).contains("READ notes.txt");
+    assertThat(chatFirstUse.out()).startsWith("Your note: ").contains("Meeting notes, Monday");
     assertThat(chatFirstUse.err())
         .contains("first run, building the chat mode")
+        .contains("read_note {\"path\":\"notes.txt\"} -> result")
         .doesNotContain("\u001b");
     assertThat(checkout.resolve("notes-chat/target/chat/notes-chat-" + Version.VALUE + ".jar"))
         .isRegularFile();
@@ -184,11 +245,17 @@ class FirstUseIT {
     assertStartsCleanly(moved);
   }
 
-  /** Two one-shot calls: the first may remake the cache (and say so), neither warns. */
+  /**
+   * Two one-shot calls: the first may remake the cache (and say so), neither warns, and neither
+   * reads its stdin, which a {@code cat} after it still finds whole.
+   */
   private static void assertStartsCleanly(Path checkout) throws Exception {
+    String unread = "a line the client never reads\n";
     for (int time = 1; time <= 2; time++) {
       ClientIT.Run run =
           run(
+              "\"$@\" && exec cat",
+              unread,
               checkout.resolve("notes-mcp"),
               "-root",
               checkout.resolve("examples/workspace").toString(),
@@ -197,6 +264,7 @@ class FirstUseIT {
               "-args",
               "{\"path\":\"notes.txt\"}");
       assertThat(run.exit()).as(run.err()).isZero();
+      assertThat(run.out()).contains("Meeting notes, Monday").endsWith("}\n" + unread);
       assertThat(run.err())
           .as("start %d in %s", time, checkout)
           .doesNotContainIgnoringCase("warning")
@@ -209,22 +277,33 @@ class FirstUseIT {
     }
   }
 
-  /** Runs the launcher under umask 000: what it and its build make must not depend on it. */
-  private static ClientIT.Run run(Path launcher, String... args) throws Exception {
+  /**
+   * Runs the launcher under umask 000 (what it and its build make must not depend on it), with
+   * {@code input} written to its stdin, a pipe, which is then closed.
+   */
+  private static ClientIT.Run run(String input, Path launcher, String... args) throws Exception {
+    return run("exec \"$@\"", input, launcher, args);
+  }
+
+  /** As {@link #run(String, Path, String...)}, the launcher run by {@code script} ({@code $@}). */
+  private static ClientIT.Run run(String script, String input, Path launcher, String... args)
+      throws Exception {
     List<String> command =
         new ArrayList<>(
-            List.of("bash", "-c", "umask 000 && exec \"$@\"", "bash", launcher.toString()));
+            List.of("bash", "-c", "umask 000 && " + script, "bash", launcher.toString()));
     command.addAll(List.of(args));
     Path out = Files.createTempFile(dir, "out", ".txt");
     Path err = Files.createTempFile(dir, "err", ".txt");
     ProcessBuilder builder =
-        new ProcessBuilder(command)
-            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-            .redirectOutput(out.toFile())
-            .redirectError(err.toFile());
+        new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
     // The launcher keeps what MAVEN_OPTS holds and adds its own.
     builder.environment().put("MAVEN_OPTS", "-Dmaven.repo.local=" + repository);
     Process process = builder.start();
+    try (OutputStream stdin = process.getOutputStream()) {
+      stdin.write(input.getBytes(StandardCharsets.UTF_8));
+    } catch (IOException closed) {
+      // The launcher exited without reading it all: what it printed says why.
+    }
     assertThat(process.waitFor(480, TimeUnit.SECONDS)).as("%s finishes", command).isTrue();
     return new ClientIT.Run(
         process.exitValue(),
@@ -254,6 +333,109 @@ class FirstUseIT {
           Files.copy(path, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
         }
       }
+    }
+  }
+
+  /**
+   * A model server on loopback that speaks the OpenAI-compatible API as the chat uses it ({@code
+   * GET /v1/models}, {@code POST /v1/chat/completions}): its first answer calls {@code read_note}
+   * on {@code notes.txt}, its second is "Your note: " and the tool result it was sent, any further
+   * one HTTP 500. (notes-chat's tests have the full scripted model; this module's tests cannot
+   * reach them.)
+   */
+  static final class ReadingModel implements AutoCloseable {
+    static final String MODEL = "scripted";
+    private final HttpServer server;
+    private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
+
+    ReadingModel() throws IOException {
+      server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+      server.createContext("/", this::handle);
+      server.start();
+    }
+
+    String url() {
+      return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+    }
+
+    List<JsonNode> requests() {
+      return List.copyOf(requests);
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+      try (exchange) {
+        String body;
+        try (InputStream in = exchange.getRequestBody()) {
+          body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        String path = exchange.getRequestURI().getPath();
+        if (path.equals("/v1/models")) {
+          respond(
+              exchange,
+              200,
+              "{\"object\":\"list\",\"data\":[{\"id\":\""
+                  + MODEL
+                  + "\",\"object\":\"model\",\"created\":1,\"owned_by\":\"tests\"}]}");
+        } else if (path.equals("/v1/chat/completions")) {
+          JsonNode request = WireServer.JSON.readTree(body);
+          requests.add(request);
+          if (requests.size() > 2) {
+            respond(exchange, 500, "{\"error\":\"the script has no more steps\"}");
+          } else {
+            respond(exchange, 200, answer(request, requests.size() == 1).toString());
+          }
+        } else {
+          respond(exchange, 404, "{\"error\":\"no such path in the script\"}");
+        }
+      }
+    }
+
+    private static ObjectNode answer(JsonNode request, boolean first) {
+      ObjectNode response = WireServer.JSON.createObjectNode();
+      response.put("id", "chatcmpl-first-use");
+      response.put("object", "chat.completion");
+      response.put("created", 1);
+      response.put("model", MODEL);
+      ObjectNode choice = response.putArray("choices").addObject();
+      choice.put("index", 0);
+      ObjectNode message = choice.putObject("message");
+      message.put("role", "assistant");
+      if (first) {
+        message.putNull("content");
+        ObjectNode call = message.putArray("tool_calls").addObject();
+        call.put("id", "call_1");
+        call.put("type", "function");
+        call.putObject("function")
+            .put("name", "read_note")
+            .put("arguments", "{\"path\":\"notes.txt\"}");
+        choice.put("finish_reason", "tool_calls");
+      } else {
+        JsonNode messages = request.path("messages");
+        message.put(
+            "content",
+            "Your note: " + messages.get(messages.size() - 1).path("content").asString());
+        choice.put("finish_reason", "stop");
+      }
+      response
+          .putObject("usage")
+          .put("prompt_tokens", 1)
+          .put("completion_tokens", 1)
+          .put("total_tokens", 2);
+      return response;
+    }
+
+    private static void respond(HttpExchange exchange, int status, String body) throws IOException {
+      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", "application/json");
+      exchange.sendResponseHeaders(status, bytes.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(bytes);
+      }
+    }
+
+    @Override
+    public void close() {
+      server.stop(0);
     }
   }
 }

@@ -538,6 +538,94 @@ class SearchNotesIT {
     assertThat(Files.exists(cache.resolve("notes-mcp"))).isFalse();
   }
 
+  /**
+   * A file of the kept index replaced, while no server runs, by what no index is made of: a FIFO
+   * (whose plain open waits for ever for a writer: the search, every later one and the server's
+   * exit with them), a link, a folder, or another user's file. The next server keeps its index in
+   * memory for itself and says why, answers the search within the usual wait, and exits when its
+   * input ends; put back, the kept index serves again.
+   */
+  @Test
+  void aKeptIndexFileReplacedByAFifoALinkOrAFolderIsRefusedAndNeverWaitedOn() throws Exception {
+    ClientIT.Run built = index("-root", root.toString(), "-policy", policy.toString());
+    assertThat(built.exit()).as(built.err()).isZero();
+    Path folder;
+    try (var folders = Files.list(cache.resolve("notes-mcp").resolve("search"))) {
+      folder = folders.findFirst().orElseThrow();
+    }
+    List<String[]> replacements = new ArrayList<>();
+    replacements.add(new String[] {"FIFO", named(folder, "segments_"), "a FIFO"});
+    replacements.add(new String[] {"FIFO", "write.lock", "a FIFO"});
+    replacements.add(new String[] {"link", named(folder, ".si"), "a symbolic link"});
+    replacements.add(new String[] {"folder", named(folder, ".fdt"), "a directory"});
+    if (LocalUsers.areAvailable()) {
+      replacements.add(
+          new String[] {
+            "other",
+            named(folder, ".tim"),
+            "owned by uid " + LocalUsers.OTHER + ", not by this user"
+          });
+    }
+    for (String[] replacement : replacements) {
+      Path file = folder.resolve(replacement[1]);
+      byte[] kept = Files.readAllBytes(file);
+      switch (replacement[0]) {
+        case "FIFO" -> {
+          Files.delete(file);
+          Process mkfifo = new ProcessBuilder("mkfifo", file.toString()).inheritIO().start();
+          assertThat(mkfifo.waitFor()).isZero();
+        }
+        case "link" -> {
+          Path copy = Files.write(dir.resolve("copy-of-" + replacement[1]), kept);
+          Files.delete(file);
+          Files.createSymbolicLink(file, copy);
+        }
+        case "folder" -> {
+          Files.delete(file);
+          Files.createDirectory(file);
+        }
+        default -> LocalUsers.chown(file, LocalUsers.OTHER);
+      }
+      try (WireServer server = server().patient(java.time.Duration.ofSeconds(30))) {
+        assertThat(paths(hits(server, "{\"query\":\"zorblax\"}")))
+            .as(replacement[1] + " replaced by a " + replacement[0])
+            .hasSize(3);
+        assertThat(server.closeInputAndWait()).isZero();
+        assertThat(server.stderr())
+            .contains(
+                "notes-mcp: search index kept in memory: "
+                    + folder
+                    + " holds what no index there is made of ("
+                    + replacement[1]
+                    + " is "
+                    + replacement[2]);
+      }
+      if (replacement[0].equals("other")) {
+        Files.setOwner(file, Files.getOwner(folder));
+      } else {
+        Files.delete(file);
+        Files.write(file, kept);
+      }
+    }
+    try (WireServer server = server()) {
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\"}"))).hasSize(3);
+      server.closeInputAndWait();
+      assertThat(server.stderr()).doesNotContain("kept in memory").doesNotContain("indexed");
+    }
+  }
+
+  /** The name of the first file in {@code folder} whose name holds {@code part}. */
+  private static String named(Path folder, String part) throws IOException {
+    try (var files = Files.list(folder)) {
+      return files
+          .map(f -> f.getFileName().toString())
+          .filter(name -> name.contains(part))
+          .sorted()
+          .findFirst()
+          .orElseThrow(() -> new AssertionError("no file named *" + part + "* in " + folder));
+    }
+  }
+
   private static boolean hasSegments(Path search) throws IOException {
     if (!Files.isDirectory(search)) {
       return false;

@@ -53,6 +53,7 @@ class DistIT {
   static Path debExecutable;
   static Path bin;
   static Path workspace;
+  static final Map<String, Result> firstRuns = new java.util.HashMap<>();
 
   @BeforeAll
   static void unpack() throws Exception {
@@ -78,6 +79,33 @@ class DistIT {
     for (String tool : List.of("bash", "readlink", "flock", "mkdir", "mv", "rm", "find", "chmod")) {
       Files.createSymbolicLink(bin.resolve(tool), system(tool));
     }
+    // Each image's first run, which makes its start-up cache with training runs, is a server
+    // given its first request on a pipe, as a host starts it.
+    for (String archive : List.of("tar", "deb")) {
+      firstRuns.put(
+          archive, run(executable(archive), LIST_TOOLS, "-serve", "-root", workspace.toString()));
+    }
+  }
+
+  /**
+   * The launcher's first run makes the start-up cache while the host's first request waits on
+   * stdin: nothing it runs before the JVM (training runs, find, readlink) reads it, and the server
+   * answers it.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"tar", "deb"})
+  void theFirstRunMakesTheCacheAndAnswersTheRequestPipedInMeanwhile(String archive)
+      throws Exception {
+    Result first = firstRuns.get(archive);
+
+    assertThat(first.exit()).as(first.err()).isZero();
+    assertThat(first.err()).contains("preparing the JVM start-up cache for this location");
+    List<String> lines = first.out().lines().toList();
+    assertThat(lines).as("stdout; stderr:%n%s", first.err()).hasSize(1);
+    JsonNode reply = JSON.readTree(lines.get(0));
+    assertThat(SchemaCheck.violations(SchemaCheck.MODERN, "ListToolsResultResponse", reply))
+        .isEmpty();
+    assertThat(reply.at("/result/tools").size()).isEqualTo(3);
   }
 
   private static Path system(String tool) {
@@ -87,6 +115,33 @@ class DistIT {
 
   private static Path executable(String archive) {
     return archive.equals("tar") ? tarExecutable : debExecutable;
+  }
+
+  /**
+   * The image's cache lock replaced, before its first run, by a FIFO (whose open for writing waits
+   * for ever for a reader: every start would) or a folder: removed, and the cache made.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"fifo", "folder"})
+  void aFifoOrAFolderInPlaceOfTheCachesLockIsRemovedAndTheCacheMade(String kind) throws Exception {
+    Path folder = Files.createDirectory(dir.resolve("lock-" + kind));
+    exec(List.of("tar", "-xzf", tar.toString(), "-C", folder.toString()));
+    Path lib = folder.resolve("notes-mcp/lib");
+    Path lock = lib.resolve("cache.lock");
+    if (kind.equals("fifo")) {
+      exec(List.of("mkfifo", lock.toString()));
+    } else {
+      Files.createDirectory(lock);
+    }
+
+    Result first = run(folder.resolve("notes-mcp/bin/notes-mcp"), null, "--version");
+
+    assertThat(first.exit()).as(first.err()).isZero();
+    assertThat(first.err())
+        .contains("preparing the JVM start-up cache for this location")
+        .doesNotContain("running without");
+    assertThat(lock).isRegularFile();
+    assertThat(lib.resolve("cache/made-for")).isRegularFile();
   }
 
   @Test
@@ -440,6 +495,8 @@ class DistIT {
       "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
           + "\"io.modelcontextprotocol/clientCapabilities\":{},"
           + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"dist-test\",\"version\":\"1\"}}";
+  private static final String LIST_TOOLS =
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{" + META + "}}\n";
   private static final String PATH_NOTES = "{\"path\":\"notes.txt\"}";
   private static final String PATH_SECRET = "{\"path\":\"../secret.txt\"}";
 
@@ -484,6 +541,7 @@ class DistIT {
       }
     }
     if (!process.waitFor(120, TimeUnit.SECONDS)) {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
       process.destroyForcibly();
       throw new AssertionError(command + " did not finish; stderr:\n" + Files.readString(err));
     }

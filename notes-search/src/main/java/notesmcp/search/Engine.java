@@ -46,8 +46,6 @@ import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.Lock;
 import org.apache.lucene.store.LockObtainFailedException;
-import org.apache.lucene.store.NIOFSDirectory;
-import org.apache.lucene.store.NativeFSLockFactory;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 
@@ -235,7 +233,7 @@ public final class Engine implements NoteSearch {
       throws Refused {
     if (folder != null) {
       try {
-        return new Engine(corpus, log, new NIOFSDirectory(folder), folder.toString()).begun();
+        return new Engine(corpus, log, new KeptDirectory(folder), folder.toString()).begun();
       } catch (LockObtainFailedException e) {
         log.println(
             "notes-mcp: search index kept in memory: another server uses the one in " + folder);
@@ -247,7 +245,7 @@ public final class Engine implements NoteSearch {
                 + e
                 + "); building a new one");
         try {
-          Directory fresh = new NIOFSDirectory(folder);
+          Directory fresh = new KeptDirectory(folder);
           for (String file : fresh.listAll()) {
             if (!file.equals("root") && !file.equals("used") && !file.equals("write.lock")) {
               fresh.deleteFile(file);
@@ -268,7 +266,7 @@ public final class Engine implements NoteSearch {
 
   /** Whether {@code folder} holds a committed index. */
   private static boolean hasIndex(Path folder) {
-    try (Directory directory = new NIOFSDirectory(folder)) {
+    try (Directory directory = new KeptDirectory(folder)) {
       return DirectoryReader.indexExists(directory);
     } catch (IOException e) {
       return false;
@@ -277,7 +275,7 @@ public final class Engine implements NoteSearch {
 
   /** Whether another process holds the index in {@code folder} (for pruning). */
   static boolean isLocked(Path folder) {
-    try (Directory directory = new NIOFSDirectory(folder, NativeFSLockFactory.INSTANCE)) {
+    try (Directory directory = new KeptDirectory(folder)) {
       Lock held = directory.obtainLock(IndexWriter.WRITE_LOCK_NAME);
       held.close();
       return false;

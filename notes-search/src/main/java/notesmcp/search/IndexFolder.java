@@ -1,6 +1,7 @@
 package notesmcp.search;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -10,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -21,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import notesmcp.files.OwnFile;
 
 /**
  * Where a kept index lives (README, "Search"): {@code $XDG_CACHE_HOME/notes-mcp/search/KEY/}, or
@@ -29,10 +32,13 @@ import java.util.Map;
  * limit, this engine's format), so an index only ever holds notes of one root under one policy.
  *
  * <p>Used only when every folder from the cache folder down is a real folder (not a link), owned by
- * this process's user, and writable by nobody else; the folders this makes are mode 0700. Otherwise
- * the index is kept in memory for this process only, and the log says why. Pruned at every open: an
- * index unused for {@link #UNUSED} or whose root is gone (or is another folder now) is deleted, and
- * at most {@link #KEPT} are kept, the most recently used.
+ * this process's user, and writable by nobody else, and every entry of the index's own folder is a
+ * regular file of this user's ({@link KeptDirectory#stray}); the folders this makes are mode 0700.
+ * Otherwise the index is kept in memory for this process only, and the log says why. Its files are
+ * opened only carefully, never by a plain open of their name ({@link KeptDirectory}, {@link
+ * OwnFile}): a FIFO there would block it for ever. Pruned at every open: an index unused for {@link
+ * #UNUSED} or whose root is gone (or is another folder now) is deleted, and at most {@link #KEPT}
+ * are kept, the most recently used.
  */
 final class IndexFolder {
   static final String FORMAT = "notes-search 1 (Lucene 9.12)";
@@ -74,16 +80,31 @@ final class IndexFolder {
           return null;
         }
       }
+      String stray = KeptDirectory.stray(folder, uid);
+      if (stray != null) {
+        log.println(
+            "notes-mcp: search index kept in memory: "
+                + folder
+                + " holds what no index there is made of ("
+                + stray
+                + "); remove that folder, and the next search keeps a new index there");
+        return null;
+      }
       prune(search, folder, log);
       Path rootFile = folder.resolve(ROOT_FILE);
       if (!Files.exists(rootFile, LinkOption.NOFOLLOW_LINKS)) {
-        Files.writeString(rootFile, root + "\n" + rootIdentity + "\n", StandardCharsets.UTF_8);
+        // Created exclusively (O_EXCL): never through a link, never a FIFO's open.
+        Files.write(
+            rootFile,
+            (root + "\n" + rootIdentity + "\n").getBytes(StandardCharsets.UTF_8),
+            StandardOpenOption.CREATE_NEW,
+            StandardOpenOption.WRITE);
       }
-      Path used = folder.resolve(USED_FILE);
-      if (!Files.exists(used, LinkOption.NOFOLLOW_LINKS)) {
-        Files.createFile(used);
+      // Made if missing (exclusively), and its time set through the file opened carefully: the
+      // JDK sets a file's times by opening it, which a FIFO there would block.
+      try (OwnFile used = OwnFile.openToWrite(folder, USED_FILE)) {
+        Files.setLastModifiedTime(used.path(), FileTime.from(Instant.now()));
       }
-      Files.setLastModifiedTime(used, FileTime.from(Instant.now()));
       return folder;
     } catch (IOException | RuntimeException e) {
       log.println(
@@ -173,13 +194,21 @@ final class IndexFolder {
       if (used.toInstant().isBefore(Instant.now().minus(UNUSED))) {
         return "unused for " + UNUSED.toDays() + " days";
       }
-      List<String> root = Files.readAllLines(folder.resolve(ROOT_FILE), StandardCharsets.UTF_8);
-      if (root.size() < 2 || !identityOf(root.get(0)).equals(root.get(1))) {
+      String[] root = readRoot(folder).split("\n", -1);
+      if (root.length < 2 || !identityOf(root[0]).equals(root[1])) {
         return "its workspace is gone or is another folder now";
       }
       return null;
     } catch (IOException | RuntimeException e) {
       return "it is incomplete";
+    }
+  }
+
+  /** The text of {@code folder}'s root file, opened carefully, at most 64 KiB of it. */
+  private static String readRoot(Path folder) throws IOException {
+    try (OwnFile file = OwnFile.open(folder, ROOT_FILE);
+        InputStream in = Files.newInputStream(file.path())) {
+      return new String(in.readNBytes(64 * 1024), StandardCharsets.UTF_8);
     }
   }
 

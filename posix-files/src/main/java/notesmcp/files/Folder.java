@@ -1,18 +1,15 @@
 package notesmcp.files;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import notesmcp.text.Quote;
 import notesmcp.text.Utf8;
 
@@ -470,22 +467,6 @@ public final class Folder implements AutoCloseable {
         fd = -1;
       }
     }
-  }
-
-  /**
-   * The file {@code name} of this folder to read, reached through the folder's descriptor ({@code
-   * /proc/self/fd/N/name}, so the folder is the one held, never a path looked up again), never
-   * following a link at the name.
-   */
-  public FileChannel channel(String name) throws IOException {
-    return FileChannel.open(
-        pathThroughDescriptor(name), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
-  }
-
-  /** {@code /proc/self/fd/N/name}: the name in this very folder, for the JDK's own file API. */
-  Path pathThroughDescriptor(String name) {
-    bytes(name); // one component, never a path
-    return Path.of("/proc/self/fd/" + descriptor() + "/" + name);
   }
 
   /** Releases a folder reached from another; a folder opened at start-up is kept (see above). */

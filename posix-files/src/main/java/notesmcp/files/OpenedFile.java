@@ -1,6 +1,9 @@
 package notesmcp.files;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
@@ -197,6 +200,32 @@ public final class OpenedFile implements AutoCloseable {
       return 0;
     }
     return margin - age;
+  }
+
+  /**
+   * A channel of its own onto the file actually opened, for a reader that streams a file which may
+   * grow while it reads (a log), where {@link #readAll}'s change rule would never settle: the
+   * descriptor's file reopened read-only through {@code /proc/self/fd/N}, which names the open file
+   * itself, never a path, so what it reads is the regular file checked here, whatever is at the
+   * name by then. The caller closes both.
+   */
+  public FileChannel reopened() throws IOException {
+    if (fd < 0) {
+      throw new IllegalStateException("closed");
+    }
+    return reopen(fd, StandardOpenOption.READ);
+  }
+
+  /** Hands the descriptor over to the caller, who closes it from then on; this no longer does. */
+  public int release() {
+    int released = fd;
+    fd = -1;
+    return released;
+  }
+
+  /** The file of descriptor {@code fd}, opened anew through {@code /proc/self/fd/N}. */
+  public static FileChannel reopen(int fd, StandardOpenOption... options) throws IOException {
+    return FileChannel.open(Path.of("/proc/self/fd/" + fd), options);
   }
 
   /** Releases the descriptor; a second call does nothing. A read-only close loses nothing. */

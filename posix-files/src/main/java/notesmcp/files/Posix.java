@@ -407,7 +407,8 @@ public final class Posix {
 
   /**
    * {@code openat(dir, name, O_CREAT|O_WRONLY|O_NOFOLLOW|O_NONBLOCK|O_CLOEXEC, 0600)} and its
-   * fstat: a lock file, created if missing, never a link and never a FIFO's wait.
+   * fstat: a lock file, or a log to append to ({@link Folder#openToAppend}), created if missing,
+   * never a link and never a FIFO's wait.
    */
   static native int openLockAt(int dir, byte[] name, long[] attributes);
 }

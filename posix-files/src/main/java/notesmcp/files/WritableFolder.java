@@ -4,11 +4,8 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Set;
 
 /**
  * A {@link Folder} to write in: every write the program makes, all relative to the folder's
@@ -188,19 +185,58 @@ public final class WritableFolder implements AutoCloseable {
   }
 
   /**
-   * The file {@code name} of this folder to read and write at any position, created 0600 if
-   * missing; reached through the folder's descriptor ({@code /proc/self/fd/N/name}, so the folder
-   * is the one held, never a path looked up again), never following a link at the name.
+   * {@code name} opened to be read and appended to (a log), created 0600 when missing: never a
+   * link, never blocking (an open for writing waits for a FIFO's reader otherwise: {@code
+   * O_NONBLOCK} makes it fail at once), and used only when the descriptor shows a regular file
+   * owned by {@code owner}. The channel is that descriptor's file reopened through {@code
+   * /proc/self/fd/N} ({@link OpenedFile#reopen}), never a path looked up again. The caller closes
+   * it.
+   *
+   * @throws Folder.NotRegularFile if the name is a link, a directory, a FIFO, a socket or a device
+   * @throws FileSystemException if the file belongs to another user
    */
-  public FileChannel channel(String name) throws IOException {
-    return FileChannel.open(
-        folder.pathThroughDescriptor(name),
-        Set.of(
-            StandardOpenOption.CREATE,
-            StandardOpenOption.READ,
-            StandardOpenOption.WRITE,
-            LinkOption.NOFOLLOW_LINKS),
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+  public FileChannel openToAppend(String name, long owner) throws IOException {
+    int file = openToWrite(name, owner);
+    try {
+      return OpenedFile.reopen(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    } finally {
+      Posix.close(file);
+    }
+  }
+
+  /**
+   * As {@link #openToAppend}, the descriptor itself ({@code O_WRONLY}), which the caller closes.
+   */
+  public int openToWrite(String name, long owner) throws IOException {
+    byte[] bytes = Folder.bytes(name);
+    long[] attributes = new long[Posix.ATTRIBUTES];
+    int looked = Posix.statAt(folder.descriptor(), bytes, attributes);
+    if (looked == 0 && !OpenedFile.isRegular(attributes)) {
+      throw new Folder.NotRegularFile(name, attributes); // nothing opened: never a device
+    }
+    int file = Posix.openLockAt(folder.descriptor(), bytes, attributes);
+    if (file == -Posix.ELOOP || file == -Posix.ENXIO || file == -Posix.EISDIR) {
+      // A link, a FIFO without a reader or a folder where a regular file (or nothing) just was.
+      throw new Folder.ChangedWhileOpening(name);
+    }
+    if (file < 0) {
+      throw Folder.failure(name, file);
+    }
+    if (!OpenedFile.isRegular(attributes) || attributes[Posix.OWNER] != owner) {
+      Posix.close(file);
+      if (!OpenedFile.isRegular(attributes)) {
+        throw new Folder.NotRegularFile(name, attributes);
+      }
+      throw new FileSystemException(
+          name,
+          null,
+          "it is owned by uid "
+              + attributes[Posix.OWNER]
+              + ", not by this user (uid "
+              + owner
+              + ")");
+    }
+    return file;
   }
 
   /** Closes the folder as {@link Folder#close} does. */

@@ -37,22 +37,33 @@ class ChangeRuleTest {
 
   @Test
   void aPatientReaderWaitsOutTheMarginInsteadOfFailing() throws IOException {
-    Files.writeString(root.resolve("notes.txt"), "fresh");
-    AtomicInteger tries = new AtomicInteger();
-    long start = System.nanoTime();
+    // The first attempt must come while the note is fresh; a machine too busy to make it within
+    // half the margin of the write proves nothing either way, so that round is run again.
+    for (int round = 0; ; round++) {
+      Files.writeString(root.resolve("notes.txt"), "fresh " + round);
+      long written = System.nanoTime();
+      AtomicInteger tries = new AtomicInteger();
+      long[] firstTry = new long[1];
 
-    String text =
-        OpenedFile.patiently(
-            () -> {
-              tries.incrementAndGet();
-              try (OpenedFile note = folder.open("notes.txt")) {
-                return new String(note.readAll(100), StandardCharsets.UTF_8);
-              }
-            });
+      String text =
+          OpenedFile.patiently(
+              () -> {
+                if (tries.incrementAndGet() == 1) {
+                  firstTry[0] = System.nanoTime();
+                }
+                try (OpenedFile note = folder.open("notes.txt")) {
+                  return new String(note.readAll(100), StandardCharsets.UTF_8);
+                }
+              });
 
-    assertThat(text).isEqualTo("fresh");
-    assertThat(tries.get()).isBetween(2, OpenedFile.ATTEMPTS);
-    assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(2).toNanos());
+      assertThat(text).isEqualTo("fresh " + round);
+      if (firstTry[0] - written > ChangeRule.MARGIN.toNanos() / 2 && round < 20) {
+        continue;
+      }
+      assertThat(tries.get()).isBetween(2, OpenedFile.ATTEMPTS);
+      assertThat(System.nanoTime() - written).isLessThan(Duration.ofSeconds(2).toNanos());
+      return;
+    }
   }
 
   @Test

@@ -224,7 +224,7 @@ class WalkTest {
               throw new AssertionError("nobody else holds it");
             },
             () -> {
-              try (java.nio.channels.FileChannel log = top.channel("log")) {
+              try (java.nio.channels.FileChannel log = top.openToAppend("log", Posix.userId())) {
                 log.write(java.nio.ByteBuffer.wrap(new byte[] {'x'}));
               }
               return "ran";
@@ -234,11 +234,13 @@ class WalkTest {
     assertThat(Files.readString(root.resolve("log"))).isEqualTo("x");
     assertThat(Files.getPosixFilePermissions(root.resolve("log")))
         .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-    try (java.nio.channels.FileChannel log = folder.channel("log")) {
+    try (OpenedFile opened = folder.open("log");
+        java.nio.channels.FileChannel log = opened.reopened()) {
       assertThat(log.size()).isEqualTo(1);
     }
     Files.createSymbolicLink(root.resolve("link"), root.resolve("log"));
-    assertThatThrownBy(() -> folder.channel("link")).isInstanceOf(IOException.class);
+    assertThatThrownBy(() -> top.openToAppend("link", Posix.userId()))
+        .isInstanceOf(IOException.class);
   }
 
   @Test

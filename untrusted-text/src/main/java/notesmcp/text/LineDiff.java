@@ -5,10 +5,11 @@ import java.util.List;
 
 /**
  * The unified line diff {@code review} shows for an edit (docs/approvals.md, "Edits"): hunks of
- * {@code -} removed and {@code +} added lines with three lines of context, each line in {@link
- * TerminalText}'s visible form behind a gutter (so nothing in either text can drive the terminal or
- * pass for the program's own output), a line's end shown as {@code \n} (a missing final newline is
- * visible), lines cut after {@link TerminalText#LINE_CHARS} characters saying how many more.
+ * {@code -} removed and {@code +} added lines (in each run of changes the removed first) with three
+ * lines of context, each line in {@link TerminalText}'s visible form behind a gutter (so nothing in
+ * either text can drive the terminal or pass for the program's own output), a line's end shown as
+ * {@code \n} (a missing final newline is visible), lines cut after {@link TerminalText#LINE_CHARS}
+ * characters saying how many more.
  *
  * <p>Bounded whatever the texts: at most {@link #MAX_SHOWN} diff lines are printed, then one line
  * says how many more there were; the comparison keeps a table of at most {@link #MAX_CELLS} cells
@@ -173,7 +174,13 @@ public final class LineDiff {
     return out;
   }
 
-  /** The longest common subsequence of the middle lines, by the classic table, as a diff. */
+  /**
+   * The longest common subsequence of the middle lines, by the classic table, as a diff. Where
+   * removing a line and adding one keep the subsequence equally long, the removal comes first: once
+   * a run of changes adds a line it only adds until the next common line (the line it waits for is
+   * in that subsequence), so every run reads as its removals then its additions, as in a unified
+   * diff.
+   */
   private static void middle(
       List<String> a, List<String> b, int prefix, int n, int m, List<Line> out) {
     int[] table = new int[(n + 1) * (m + 1)];
@@ -192,12 +199,12 @@ public final class LineDiff {
         out.add(new Line(' ', a.get(prefix + i), prefix + i + 1, prefix + j + 1));
         i++;
         j++;
-      } else if (j < m && (i == n || table[i * (m + 1) + j + 1] >= table[(i + 1) * (m + 1) + j])) {
-        out.add(new Line('+', b.get(prefix + j), prefix + i + 1, prefix + j + 1));
-        j++;
-      } else {
+      } else if (i < n && (j == m || table[(i + 1) * (m + 1) + j] >= table[i * (m + 1) + j + 1])) {
         out.add(new Line('-', a.get(prefix + i), prefix + i + 1, prefix + j + 1));
         i++;
+      } else {
+        out.add(new Line('+', b.get(prefix + j), prefix + i + 1, prefix + j + 1));
+        j++;
       }
     }
   }

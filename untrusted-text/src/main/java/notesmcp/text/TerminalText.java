@@ -111,12 +111,17 @@ public final class TerminalText {
    * {@link #LINE_CHARS} code points, saying how many more there were.
    */
   public static String visibleLine(String text) {
+    return visibleLine(text, LINE_CHARS);
+  }
+
+  /** As {@link #visibleLine(String)}, cut after {@code max} code points of the visible form. */
+  public static String visibleLine(String text, int max) {
     // Memory stays bounded whatever the text (a model may send megabytes): only the shown part is
     // rendered; the rest is counted.
-    StringBuilder out = new StringBuilder(LINE_CHARS + 32);
+    StringBuilder out = new StringBuilder(Math.min(max, text.length()) + 32);
     long shown = 0;
     int i = 0;
-    while (i < text.length() && shown < LINE_CHARS) {
+    while (i < text.length() && shown < max) {
       int c = text.codePointAt(i);
       i += Character.charCount(c);
       int before = out.length();
@@ -132,12 +137,12 @@ public final class TerminalText {
       i += Character.charCount(c);
       total += visibleWidth(c);
     }
-    if (total <= LINE_CHARS) {
+    if (total <= max) {
       return out.toString();
     }
-    return out.substring(0, out.offsetByCodePoints(0, LINE_CHARS))
+    return out.substring(0, out.offsetByCodePoints(0, max))
         + "... ("
-        + (total - LINE_CHARS)
+        + (total - max)
         + " more characters)";
   }
 

@@ -155,6 +155,13 @@ class TerminalTextTest {
         .isEqualTo("x".repeat(TerminalText.LINE_CHARS) + "... (5 more characters)");
   }
 
+  @Test
+  void aVisibleLineMayBeCutElsewhereAndCountsWhatItsEscapesTake() {
+    assertThat(TerminalText.visibleLine("x".repeat(1000), 1000)).isEqualTo("x".repeat(1000));
+    assertThat(TerminalText.visibleLine("\u001b".repeat(10), 9))
+        .isEqualTo("\\x1b\\x1b\\... (31 more characters)");
+  }
+
   /** The line as the whole text rendered and then cut: what {@link TerminalText#visibleLine} is. */
   private static String wholeThenCut(String text) {
     String rendered = TerminalText.visible(text).replace("\n", "");

@@ -1,31 +1,53 @@
 package notesmcp.policy.proposals;
 
-import java.io.BufferedReader;
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.StringWriter;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import notesmcp.files.FileProblem;
 import notesmcp.files.Posix;
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.ObjectWriteContext;
+import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.json.JsonWriteFeature;
 
 /**
  * The audit trail in the proposals folder, {@code DIR/audit.log} (docs/approvals.md, "The audit
- * trail"): one line of ASCII JSON per tool call (its name, the SHA-256 of its arguments as
- * received, answer or refusal) and per review decision (the OS user, the action, the proposal, the
- * outcome), each carrying in {@code prev} the SHA-256 of the line before it (its bytes with the
- * line feed; 64 zeros for the first). No line holds a note's content or a client's arguments.
+ * trail"): one line of ASCII JSON per tool call (its name, the note, folder, query or proposal the
+ * call named ({@link #NAMED}), the SHA-256 of its arguments as received, answer or refusal) and per
+ * review decision (the OS user, the action, the proposal, the outcome), each carrying in {@code
+ * prev} the SHA-256 of the line before it (its bytes with the line feed; 64 zeros for the first).
+ * No line holds a note's content or any other argument.
+ *
+ * <p>A line cut short (a write that ended early, on a full disk) is torn: the next append first
+ * ends it with a line feed, so it stands alone and the next line carries its SHA-256 as of any
+ * line; {@link #verify} reports it as torn, not as a break.
+ *
+ * <p>The file is opened as carefully as a record: never a link, never blocking on a FIFO, only a
+ * regular file of this user's, checked on the descriptor ({@link ProposalDirectory#openToAppend},
+ * {@link ProposalDirectory#openToRead}).
  *
  * <p>Several processes append at once (a server, another server, reviews): every append runs under
  * the folder's lock ({@link ProposalDirectory#locked}), reads the last line afresh and writes its
@@ -47,8 +69,35 @@ public final class AuditLog {
   /** A line is far less; a longer last line (damage) is hashed from this much of its end. */
   private static final int TAIL_BYTES = 64 * 1024;
 
+  /**
+   * What a call line names beside its tool: the note read or proposed, the folder listed or
+   * searched, the query, the proposal asked about, as the client sent them (docs/approvals.md, "The
+   * audit trail"). The tool surface, which knows its tools and their arguments, gives it; called on
+   * the writer thread, off the request's way.
+   */
+  public interface Named {
+    /** Names and values in turn, from one call's raw arguments; none when it names nothing. */
+    List<String> of(String tool, String rawArguments);
+  }
+
+  /** How much of one line {@link #verify} keeps to show; a longer line is damage, shown cut. */
+  private static final int SHOWN_BYTES = 64 * 1024;
+
   private static final JsonFactory JSON =
       JsonFactory.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
+
+  /** How {@link #readable} reads a line back, within the bounds of any line this writes. */
+  private static final JsonFactory READER =
+      JsonFactory.builder()
+          .streamReadConstraints(
+              StreamReadConstraints.builder()
+                  .maxNestingDepth(4)
+                  .maxStringLength(SHOWN_BYTES)
+                  .build())
+          .build();
+
+  /** How {@link #readable} writes it for a person: non-ASCII characters as themselves. */
+  private static final JsonFactory READABLE = JsonFactory.builder().build();
 
   private final ProposalDirectory directory;
   private final Clock clock;
@@ -62,12 +111,22 @@ public final class AuditLog {
   private long finishing;
   private boolean saidUnwritten;
 
+  private final Named named; // null: call lines name nothing
   private final Object writing = new Object();
   private volatile Thread writer; // set once, under this
 
+  /** A log of decisions (the review's); its call lines, if any, name nothing but their tool. */
   public AuditLog(ProposalDirectory directory, Clock clock) {
+    this(directory, clock, null);
+  }
+
+  /**
+   * @param named what each call line names, or null for nothing
+   */
+  public AuditLog(ProposalDirectory directory, Clock clock, Named named) {
     this.directory = directory;
     this.clock = clock;
+    this.named = named;
   }
 
   /**
@@ -179,19 +238,25 @@ public final class AuditLog {
         if (lost > 0) {
           append(event("dropped", "count", Long.toString(lost)));
         }
-        append(
-            event(
-                "call",
-                "tool",
-                call[0],
+        List<String> members = new ArrayList<>(List.of("tool", call[0]));
+        if (named != null) {
+          members.addAll(named.of(call[0], call[1]));
+        }
+        members.addAll(
+            List.of(
                 "arguments_sha256",
                 Proposal.sha256(call[1].getBytes(StandardCharsets.UTF_8)),
                 "outcome",
                 call[2]));
+        append(event("call", members.toArray(new String[0])));
       } catch (IOException e) {
         dropped.incrementAndGet();
         System.err.println(
-            "notes-mcp: the audit log could not be written (" + FileProblem.describe(e) + ")");
+            "notes-mcp: the audit log could not be written ("
+                + (e instanceof FileSystemException || e.getMessage() == null
+                    ? FileProblem.describe(e)
+                    : e.getMessage())
+                + ")");
       }
     }
   }
@@ -233,11 +298,16 @@ public final class AuditLog {
         new ProposalDirectory.Locked<Void>() {
           @Override
           public Void run() throws IOException {
-            try (FileChannel file = open(true)) {
+            try (FileChannel file = directory.openToAppend(FILE)) {
               // Every writer holds the folder's lock, so the end read here is the end written to.
               long end = file.size();
-              String prev = lastLineSha256(file, end);
-              ByteBuffer bytes = ByteBuffer.wrap(line(members, prev));
+              Tail tail = tail(file, end);
+              byte[] line = line(members, tail.sha256());
+              ByteBuffer bytes = ByteBuffer.allocate(line.length + (tail.torn() ? 1 : 0));
+              if (tail.torn()) {
+                bytes.put((byte) '\n'); // the torn line stands alone; this one carries its hash
+              }
+              bytes.put(line).flip();
               while (bytes.hasRemaining()) {
                 file.write(bytes, end + bytes.position());
               }
@@ -249,17 +319,15 @@ public final class AuditLog {
   }
 
   /**
-   * {@code DIR/audit.log} through the folder's descriptor ({@code /proc/self/fd/N/audit.log}, so
-   * the folder is the one opened at start-up, never a path looked up again), never following a link
-   * at the name; created 0600 when {@code write}.
+   * The end of the log as an append finds it: the SHA-256 of its last line with its line feed, and
+   * whether that line is torn (the file does not end with a line feed: the line feed is then
+   * written before the next line, and counted in the hash).
    */
-  private FileChannel open(boolean write) throws IOException {
-    return write ? directory.folder().channel(FILE) : directory.folder().folder().channel(FILE);
-  }
+  private record Tail(String sha256, boolean torn) {}
 
-  private static String lastLineSha256(FileChannel file, long size) throws IOException {
+  private static Tail tail(FileChannel file, long size) throws IOException {
     if (size == 0) {
-      return ZEROS;
+      return new Tail(ZEROS, false);
     }
     int length = (int) Math.min(size, TAIL_BYTES);
     ByteBuffer tail = ByteBuffer.allocate(length);
@@ -268,13 +336,16 @@ public final class AuditLog {
     }
     byte[] bytes = tail.array();
     int end = tail.position();
-    int start = end - 1; // the line feed that ends the last line
+    boolean torn = bytes[end - 1] != '\n';
+    int lineEnd = torn ? end : end - 1;
+    int start = lineEnd;
     while (start > 0 && bytes[start - 1] != '\n') {
       start--;
     }
-    byte[] line = new byte[end - start];
-    System.arraycopy(bytes, start, line, 0, line.length);
-    return Proposal.sha256(line);
+    byte[] line = new byte[lineEnd - start + 1];
+    System.arraycopy(bytes, start, line, 0, lineEnd - start);
+    line[line.length - 1] = '\n';
+    return new Tail(Proposal.sha256(line), torn);
   }
 
   private static byte[] line(String[] members, String prev) {
@@ -292,42 +363,133 @@ public final class AuditLog {
   }
 
   /**
-   * Prints the log, a line each (in the visible form the caller gives), and whether the chain is
-   * intact: returns the number of the first line whose {@code prev} is not the SHA-256 of the line
-   * before it, or 0 when every line's is.
+   * What {@link #verify} found: the number of the first line whose {@code prev} is not the SHA-256
+   * of the line before it (0 when every line's is), and the numbers of the torn lines (a line that
+   * is not a whole record: it does not end with {@code "}} and a line feed).
    */
-  public int verify(PrintStream out, java.util.function.UnaryOperator<String> shown)
+  public record Check(int broken, List<Integer> torn) {}
+
+  /**
+   * Prints the log, a line each (its members' non-ASCII characters shown as themselves, {@link
+   * #readable}, then in the visible form the caller gives), marked {@code !} where the chain breaks
+   * and {@code ~} where a line is torn, and says whether the chain is intact. A torn line is not a
+   * break: its own {@code prev} is checked when it holds a whole one, and the line after it must
+   * carry its SHA-256 as after any line. Reads the file in bounded memory, whatever its lines.
+   *
+   * @throws notesmcp.files.Folder.NotRegularFile if {@code audit.log} is a link, a folder, a FIFO,
+   *     a socket or a device: it is not read
+   */
+  public Check verify(PrintStream out, java.util.function.UnaryOperator<String> shown)
       throws IOException {
     FileChannel file;
     try {
-      file = open(false);
+      file = directory.openToRead(FILE);
     } catch (NoSuchFileException e) {
       out.println("(no audit log yet in " + directory.path() + ")");
-      return 0;
+      return new Check(0, List.of());
     }
     int broken = 0;
+    List<Integer> torn = new ArrayList<>();
     int number = 0;
-    try (BufferedReader lines =
-        new BufferedReader(
-            new InputStreamReader(
-                java.nio.channels.Channels.newInputStream(file), StandardCharsets.ISO_8859_1))) {
+    try (InputStream in = new BufferedInputStream(Channels.newInputStream(file), 64 * 1024)) {
       String expected = ZEROS;
-      String line;
-      while ((line = lines.readLine()) != null) {
-        number++;
-        byte[] bytes = (line + "\n").getBytes(StandardCharsets.ISO_8859_1);
-        String prev = prevOf(line);
-        boolean ok = expected.equals(prev);
-        if (!ok && broken == 0) {
-          broken = number;
+      MessageDigest digest = sha256();
+      ByteArrayOutputStream kept = new ByteArrayOutputStream(512);
+      byte[] last = new byte[LAST_BYTES];
+      long length = 0;
+      int b;
+      boolean more = true;
+      while (more) {
+        b = in.read();
+        if (b < 0) {
+          more = false;
+          if (length == 0) {
+            break;
+          }
+        } else if (b != '\n') {
+          digest.update((byte) b);
+          if (kept.size() < SHOWN_BYTES) {
+            kept.write(b);
+          }
+          last[(int) (length % LAST_BYTES)] = (byte) b;
+          length++;
+          continue;
         }
+        // A line, ended by a line feed or by the end of the file.
+        number++;
+        digest.update((byte) '\n');
+        String end = lastOf(last, length);
+        String prev = prevOf(end);
+        boolean whole = b == '\n' && end.endsWith("\"}");
+        boolean ok = prev != null && expected.equals(prev);
+        char mark = ' ';
+        if (!whole && (prev == null || ok)) {
+          torn.add(number);
+          mark = '~';
+        } else if (!ok) {
+          if (broken == 0) {
+            broken = number;
+          }
+          mark = '!';
+        }
+        String text = new String(kept.toByteArray(), StandardCharsets.UTF_8);
         out.println(
-            String.format("%6d %s ", number, ok ? " " : "!")
-                + shown.apply(new String(bytes, 0, bytes.length - 1, StandardCharsets.UTF_8)));
-        expected = Proposal.sha256(bytes);
+            String.format("%6d %s ", number, mark)
+                + shown.apply(readable(text))
+                + (length > SHOWN_BYTES ? " (a line of " + length + " bytes, shown cut)" : ""));
+        expected = HexFormat.of().formatHex(digest.digest());
+        kept.reset();
+        length = 0;
       }
     }
-    return broken == 0 ? 0 : broken;
+    return new Check(broken, List.copyOf(torn));
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new AssertionError("every Java platform has SHA-256", e);
+    }
+  }
+
+  /** How much of each line's end {@link #verify} keeps: its {@code prev} and closing quote. */
+  private static final int LAST_BYTES = 128;
+
+  /** The last (at most {@link #LAST_BYTES}) bytes of a line of {@code length}, in order. */
+  private static String lastOf(byte[] ring, long length) {
+    int n = (int) Math.min(length, LAST_BYTES);
+    byte[] end = new byte[n];
+    for (int i = 0; i < n; i++) {
+      end[i] = ring[(int) ((length - n + i) % LAST_BYTES)];
+    }
+    return new String(end, StandardCharsets.ISO_8859_1);
+  }
+
+  /**
+   * A line as a person reads it: a record's members with the non-ASCII characters the writer
+   * escaped ({@code \\u00e9}) shown as themselves, members and their order as written; any other
+   * line (torn, damaged) as it is. What the caller's visible form then does with a character that
+   * could drive a terminal or hide text is unchanged: the values may be a client's hostile strings.
+   */
+  static String readable(String line) {
+    if (line.indexOf("\\u") < 0) {
+      return line;
+    }
+    StringWriter out = new StringWriter(line.length());
+    try (JsonParser parser = READER.createParser(ObjectReadContext.empty(), line);
+        JsonGenerator g = READABLE.createGenerator(ObjectWriteContext.empty(), out)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        return line;
+      }
+      g.copyCurrentStructure(parser);
+      if (parser.nextToken() != null) {
+        return line;
+      }
+    } catch (JacksonException e) {
+      return line;
+    }
+    return out.toString();
   }
 
   /** The {@code prev} member of a line as written by {@link #line}, or null. */

@@ -2,7 +2,9 @@ package notesmcp.policy.proposals;
 
 import com.sun.security.auth.module.UnixSystem;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -194,6 +196,36 @@ public final class ProposalDirectory {
   /** The folder, held for the life of the process, to write in ({@link AuditLog} appends there). */
   WritableFolder folder() {
     return folder;
+  }
+
+  /**
+   * The file {@code name} of this folder (the audit log) to append to, created 0600 if missing:
+   * never a link, never blocking, a regular file of this user's ({@link
+   * WritableFolder#openToAppend}).
+   */
+  FileChannel openToAppend(String name) throws IOException {
+    return folder.openToAppend(name, uid);
+  }
+
+  /**
+   * The file {@code name} of this folder (the audit log) to read as it may still grow: the careful
+   * open ({@link Folder#open(String)}: never a link, never blocking, a regular file, as its
+   * descriptor shows), of a file of this user's, through a channel of its own onto the file opened
+   * ({@link OpenedFile#reopened}).
+   *
+   * @throws NoSuchFileException if there is none
+   * @throws Folder.NotRegularFile if it is a link, a directory, a FIFO, a socket or a device
+   */
+  FileChannel openToRead(String name) throws IOException {
+    try (OpenedFile file = folder.folder().open(name)) {
+      if (file.owner() != uid) {
+        throw new FileSystemException(
+            name,
+            null,
+            "it is owned by uid " + file.owner() + ", not by this user (uid " + uid + ")");
+      }
+      return file.reopened();
+    }
   }
 
   /**

@@ -253,10 +253,14 @@ public final class Approvals {
   }
 
   /**
-   * Prints the audit trail and whether its chain is intact: 0 when it is, else the number of the
-   * first line that does not carry the SHA-256 of the line before it.
+   * Prints the audit trail and what its chain check found ({@link AuditLog#verify}): the first line
+   * that does not carry the SHA-256 of the line before it (0 when every line does), and the torn
+   * lines.
+   *
+   * @throws IOException if the log cannot be read, or is not a regular file of this user's (a FIFO
+   *     there is refused, never waited on)
    */
-  public int printLog(PrintStream out, java.util.function.UnaryOperator<String> shown)
+  public AuditLog.Check printLog(PrintStream out, java.util.function.UnaryOperator<String> shown)
       throws IOException {
     return audit.verify(out, shown);
   }

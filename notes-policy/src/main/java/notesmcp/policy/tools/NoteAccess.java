@@ -106,7 +106,7 @@ public final class NoteAccess {
         clock,
         directory,
         null,
-        directory == null || !audited ? null : new AuditLog(directory, clock));
+        directory == null || !audited ? null : new AuditLog(directory, clock, CallNames.INSTANCE));
   }
 
   private NoteAccess(
