@@ -469,6 +469,44 @@ public final class Folder implements AutoCloseable {
     }
   }
 
+  /**
+   * {@code name} opened to be written ({@code O_WRONLY}), created 0600 when missing: never a link,
+   * never blocking, used only when the descriptor shows a regular file owned by {@code owner}. For
+   * a file the program keeps for itself beside others (a log, a lock: {@link
+   * WritableFolder#openToAppend}, {@link OwnFile#openToWrite}); the caller closes it.
+   */
+  int openToWrite(String name, long owner) throws IOException {
+    byte[] bytes = bytes(name);
+    long[] attributes = new long[Posix.ATTRIBUTES];
+    int looked = Posix.statAt(descriptor(), bytes, attributes);
+    if (looked == 0 && !OpenedFile.isRegular(attributes)) {
+      throw new NotRegularFile(name, attributes); // nothing opened: never a device
+    }
+    int file = Posix.openLockAt(descriptor(), bytes, attributes);
+    if (file == -Posix.ELOOP || file == -Posix.ENXIO || file == -Posix.EISDIR) {
+      // A link, a FIFO without a reader or a folder where a regular file (or nothing) just was.
+      throw new ChangedWhileOpening(name);
+    }
+    if (file < 0) {
+      throw failure(name, file);
+    }
+    if (!OpenedFile.isRegular(attributes) || attributes[Posix.OWNER] != owner) {
+      Posix.close(file);
+      if (!OpenedFile.isRegular(attributes)) {
+        throw new NotRegularFile(name, attributes);
+      }
+      throw new FileSystemException(
+          name,
+          null,
+          "it is owned by uid "
+              + attributes[Posix.OWNER]
+              + ", not by this user (uid "
+              + owner
+              + ")");
+    }
+    return file;
+  }
+
   /** Releases a folder reached from another; a folder opened at start-up is kept (see above). */
   @Override
   public void close() {

@@ -50,12 +50,12 @@ public final class OwnFile implements AutoCloseable {
 
   /**
    * {@code name} in {@code folder} opened to be written (a lock file), created 0600 when missing,
-   * on the same terms ({@link WritableFolder#openToWrite}).
+   * on the same terms ({@link Folder#openToWrite}).
    */
   public static OwnFile openToWrite(Path folder, String name) throws IOException {
     Posix.require();
     try (Folder holder = Folder.openOnce(folder, RULE)) {
-      return new OwnFile(WritableFolder.of(holder).openToWrite(name, Posix.userId()));
+      return new OwnFile(holder.openToWrite(name, Posix.userId()));
     }
   }
 
@@ -66,7 +66,10 @@ public final class OwnFile implements AutoCloseable {
   public static void syncFolder(Path folder) throws IOException {
     Posix.require();
     try (Folder holder = Folder.openOnce(folder, RULE)) {
-      WritableFolder.of(holder).sync();
+      int result = Posix.sync(holder.descriptor());
+      if (result < 0) {
+        throw Folder.failure(folder.toString(), result);
+      }
     }
   }
 

@@ -208,35 +208,7 @@ public final class WritableFolder implements AutoCloseable {
    * As {@link #openToAppend}, the descriptor itself ({@code O_WRONLY}), which the caller closes.
    */
   public int openToWrite(String name, long owner) throws IOException {
-    byte[] bytes = Folder.bytes(name);
-    long[] attributes = new long[Posix.ATTRIBUTES];
-    int looked = Posix.statAt(folder.descriptor(), bytes, attributes);
-    if (looked == 0 && !OpenedFile.isRegular(attributes)) {
-      throw new Folder.NotRegularFile(name, attributes); // nothing opened: never a device
-    }
-    int file = Posix.openLockAt(folder.descriptor(), bytes, attributes);
-    if (file == -Posix.ELOOP || file == -Posix.ENXIO || file == -Posix.EISDIR) {
-      // A link, a FIFO without a reader or a folder where a regular file (or nothing) just was.
-      throw new Folder.ChangedWhileOpening(name);
-    }
-    if (file < 0) {
-      throw Folder.failure(name, file);
-    }
-    if (!OpenedFile.isRegular(attributes) || attributes[Posix.OWNER] != owner) {
-      Posix.close(file);
-      if (!OpenedFile.isRegular(attributes)) {
-        throw new Folder.NotRegularFile(name, attributes);
-      }
-      throw new FileSystemException(
-          name,
-          null,
-          "it is owned by uid "
-              + attributes[Posix.OWNER]
-              + ", not by this user (uid "
-              + owner
-              + ")");
-    }
-    return file;
+    return folder.openToWrite(name, owner);
   }
 
   /** Closes the folder as {@link Folder#close} does. */
