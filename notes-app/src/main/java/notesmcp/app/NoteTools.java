@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import notesmcp.mcp.Protocol.Implementation;
+import notesmcp.mcp.server.Caller;
 import notesmcp.mcp.server.Tools;
 import notesmcp.mcp.server.Tools.Tool;
 import notesmcp.policy.Notes;
@@ -85,7 +86,11 @@ final class NoteTools implements Tools {
 
   @Override
   public Tools.Result call(
-      String name, String rawArguments, Implementation client, BooleanSupplier cancelled) {
+      String name,
+      String rawArguments,
+      Implementation client,
+      Caller caller,
+      BooleanSupplier cancelled) {
     Requester requester = client == null ? null : new Requester(client.name(), client.version());
     Outcome outcome = notes.execute(name, rawArguments, requester, cancelled);
     if (outcome instanceof Outcome.Answer) {
