@@ -77,13 +77,17 @@ public final class AuditLog {
    * Notes one tool call, without waiting: queued for the writer thread, or counted as dropped when
    * the queue is full. {@code rawArguments} is digested there and never written.
    */
-  void record(String tool, String rawArguments, boolean refused) {
+  void record(String tool, String rawArguments, boolean refused, Notes.Authenticated who) {
     synchronized (this) {
       unwritten++;
     }
     if (!queue.offer(
         new String[] {
-          tool, rawArguments == null ? "" : rawArguments, refused ? "refusal" : "answer"
+          tool,
+          rawArguments == null ? "" : rawArguments,
+          refused ? "refusal" : "answer",
+          who == null ? null : who.name(),
+          who == null ? null : who.peer()
         })) {
       dropped.incrementAndGet();
       written();
@@ -182,15 +186,22 @@ public final class AuditLog {
         if (lost > 0) {
           append(event("dropped", "count", Long.toString(lost)));
         }
+        String digest = Proposal.sha256(call[1].getBytes(StandardCharsets.UTF_8));
         append(
-            event(
-                "call",
-                "tool",
-                call[0],
-                "arguments_sha256",
-                Proposal.sha256(call[1].getBytes(StandardCharsets.UTF_8)),
-                "outcome",
-                call[2]));
+            call[4] == null
+                ? event("call", "tool", call[0], "arguments_sha256", digest, "outcome", call[2])
+                : event(
+                    "call",
+                    "tool",
+                    call[0],
+                    "arguments_sha256",
+                    digest,
+                    "outcome",
+                    call[2],
+                    "token",
+                    call[3] == null ? "(none: -auth none)" : call[3],
+                    "peer",
+                    call[4]));
       } catch (IOException e) {
         dropped.incrementAndGet();
         System.err.println(

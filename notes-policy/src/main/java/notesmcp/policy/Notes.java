@@ -257,15 +257,33 @@ public final class Notes {
    */
   public Outcome execute(
       String tool, String rawArguments, Requester requester, BooleanSupplier cancelled) {
-    Outcome outcome = run(tool, rawArguments, requester, cancelled);
+    return execute(tool, rawArguments, requester, null, cancelled);
+  }
+
+  /**
+   * Runs one tool call of a caller its transport authenticated ({@code who}; null over stdio): its
+   * name is kept with a proposal as the authenticated requester, {@code proposal_status} answers it
+   * only about its own proposals, and the audit trail names it and its peer.
+   */
+  public Outcome execute(
+      String tool,
+      String rawArguments,
+      Requester requester,
+      Authenticated who,
+      BooleanSupplier cancelled) {
+    Outcome outcome = run(tool, rawArguments, requester, who, cancelled);
     if (audit != null) {
-      audit.record(tool, rawArguments, outcome instanceof Outcome.Refusal);
+      audit.record(tool, rawArguments, outcome instanceof Outcome.Refusal, who);
     }
     return outcome;
   }
 
   private Outcome run(
-      String tool, String rawArguments, Requester requester, BooleanSupplier cancelled) {
+      String tool,
+      String rawArguments,
+      Requester requester,
+      Authenticated who,
+      BooleanSupplier cancelled) {
     if (!has(tool)) {
       throw new IllegalArgumentException("unknown tool " + Quote.of(tool));
     }
@@ -281,13 +299,13 @@ public final class Notes {
         case READ_NOTE:
           return read(arguments);
         case PROPOSE_NOTE:
-          return propose(arguments, requester);
+          return propose(arguments, requester, who);
         case SEARCH_NOTES:
           return search.search(arguments);
         case PROPOSE_EDIT:
-          return proposeEdit(arguments, requester);
+          return proposeEdit(arguments, requester, who);
         case PROPOSAL_STATUS:
-          return status(arguments);
+          return status(arguments, who);
         default:
           throw new AssertionError(tool);
       }
@@ -493,7 +511,8 @@ public final class Notes {
     return (b & 0xc0) == 0x80;
   }
 
-  private Outcome propose(Arguments arguments, Requester requester) throws Arguments.Rejected {
+  private Outcome propose(Arguments arguments, Requester requester, Authenticated who)
+      throws Arguments.Rejected {
     arguments.allowOnly(PROPOSE_NOTE, Set.of("path", "content"));
     String path = arguments.string("path");
     String content = arguments.string("content");
@@ -503,7 +522,14 @@ public final class Notes {
       return new Outcome.Refusal(problem);
     }
     Proposal proposal =
-        new Proposal(UUID.randomUUID().toString(), name, content, clock.instant(), requester);
+        new Proposal(
+            UUID.randomUUID().toString(),
+            name,
+            content,
+            clock.instant(),
+            requester,
+            null,
+            Authenticated.nameOf(who));
     synchronized (this) {
       return directory == null ? keepInMemory(proposal) : keepInDirectory(proposal);
     }
@@ -556,19 +582,18 @@ public final class Notes {
       if (waiting.path().equals(proposal.path()) && policy.maxPending() > 1) {
         return "a proposal for "
             + waiting.path()
-            + " is already pending ("
-            + waiting.id()
-            + "); at most one proposal per note may wait";
+            + " is already pending"
+            + ownId(waiting, proposal)
+            + "; at most one proposal per note may wait";
       }
     }
     if (kept.size() >= policy.maxPending()) {
       Proposal first = kept.get(0);
+      boolean own = Objects.equals(first.authenticated(), proposal.authenticated());
       return policy.maxPending() == 1
-          ? "a proposal is already pending ("
-              + first.id()
-              + " for "
-              + first.path()
-              + "); this server process holds at most one pending proposal"
+          ? "a proposal is already pending"
+              + (own ? " (" + first.id() + " for " + first.path() + ")" : "")
+              + "; this server process holds at most one pending proposal"
           : "this server process holds at most "
               + policy.maxPending()
               + " pending proposals (maxPending), and "
@@ -578,11 +603,19 @@ public final class Notes {
     return null;
   }
 
+  /** " (ID)" when {@code waiting} is the same caller's as {@code asking}: nobody sees another's. */
+  private static String ownId(Proposal waiting, Proposal asking) {
+    return Objects.equals(waiting.authenticated(), asking.authenticated())
+        ? " (" + waiting.id() + ")"
+        : "";
+  }
+
   /**
    * {@code propose_edit}: a change to a note that exists, bound to the text it was made against
    * ({@code base_sha256}, the {@code sha256} that read_note gave). Writes nothing.
    */
-  private Outcome proposeEdit(Arguments arguments, Requester requester) throws Arguments.Rejected {
+  private Outcome proposeEdit(Arguments arguments, Requester requester, Authenticated who)
+      throws Arguments.Rejected {
     arguments.allowOnly(PROPOSE_EDIT, Set.of("path", "base_sha256", "content", "append"));
     String path = arguments.string("path");
     String baseSha256 = arguments.string("base_sha256");
@@ -628,7 +661,14 @@ public final class Notes {
           "the new text is the note's current text; there is nothing to change");
     }
     Proposal proposal =
-        new Proposal(UUID.randomUUID().toString(), name, text, clock.instant(), requester, base);
+        new Proposal(
+            UUID.randomUUID().toString(),
+            name,
+            text,
+            clock.instant(),
+            requester,
+            base,
+            Authenticated.nameOf(who));
     synchronized (this) {
       if (directory == null) {
         String full = inMemoryBlocking(proposal);
@@ -651,13 +691,14 @@ public final class Notes {
    * {@code proposal_status}: what became of a proposal of this server's folder (or of its memory,
    * when it has none). Reads only; nothing here can approve.
    */
-  private Outcome status(Arguments arguments) throws Arguments.Rejected {
+  private Outcome status(Arguments arguments, Authenticated who) throws Arguments.Rejected {
     arguments.allowOnly(PROPOSAL_STATUS, Set.of("proposal_id"));
     String id = arguments.string("proposal_id");
+    String asker = Authenticated.nameOf(who);
     if (directory == null) {
       synchronized (this) {
         for (Proposal proposal : kept) {
-          if (proposal.id().equals(id)) {
+          if (proposal.id().equals(id) && Objects.equals(proposal.authenticated(), asker)) {
             return statusAnswer(proposal, ProposalDirectory.Status.PENDING);
           }
         }
@@ -670,6 +711,13 @@ public final class Notes {
         return unknownProposal(id);
       }
       Recorded entry = directory.load(id);
+      // Another caller's proposal is answered exactly as one that does not exist; a damaged
+      // record's requester cannot be read, so only a caller no transport authenticated is told.
+      if (entry instanceof Recorded.Damaged
+          ? asker != null
+          : !Objects.equals(((Recorded.Valid) entry).proposal().authenticated(), asker)) {
+        return unknownProposal(id);
+      }
       if (entry instanceof Recorded.Damaged) {
         return new Outcome.Answer(
             JsonText.object("status", status.answer(), "proposal_id", id, "damaged", "true"));
@@ -717,7 +765,8 @@ public final class Notes {
           new ProposalDirectory.Locked<Outcome>() {
             @Override
             public Outcome run() throws IOException {
-              Optional<String> blocking = directory.blocking(proposal.path(), folderBound());
+              Optional<String> blocking =
+                  directory.blocking(proposal.path(), folderBound(), proposal.authenticated());
               if (blocking.isPresent()) {
                 return new Outcome.Refusal(blocking.get());
               }
@@ -882,6 +931,18 @@ public final class Notes {
         return value;
       }
       return value.substring(0, value.offsetByCodePoints(0, MAX_CHARS));
+    }
+  }
+
+  /**
+   * Who a call came from as its transport authenticated it: the name of the credential (a token's
+   * name, never the token; null when the HTTP server runs with {@code -auth none}) and the peer's
+   * address. Unlike {@link Requester}, it was checked: it decides whose a proposal is. Null over
+   * stdio.
+   */
+  public record Authenticated(String name, String peer) {
+    static String nameOf(Authenticated who) {
+      return who == null ? null : who.name();
     }
   }
 

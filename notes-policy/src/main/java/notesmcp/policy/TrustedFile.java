@@ -25,13 +25,13 @@ import notesmcp.policy.Workspace.ReadRule;
  *       (only this user or root can write there, and either could change it anyway).
  * </ol>
  *
- * Stateless; any thread.
+ * Stateless; any thread. Public for the program's other trusted files (the HTTP server's tokens).
  */
-final class TrustedFile {
+public final class TrustedFile {
   private TrustedFile() {}
 
   /** Why a trusted file cannot be used; the message says what to do. */
-  static final class Refused extends IOException {
+  public static final class Refused extends IOException {
     private static final long serialVersionUID = 1L;
 
     Refused(String message) {
@@ -46,7 +46,7 @@ final class TrustedFile {
    *     regular file
    * @throws IOException if it cannot be read (missing, permission denied, ...)
    */
-  static byte[] read(Path file, int max) throws IOException {
+  public static byte[] read(Path file, int max) throws IOException {
     Posix.require();
     Path real = file.toRealPath();
     Path parent = real.getParent();
