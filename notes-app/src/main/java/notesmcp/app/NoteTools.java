@@ -8,6 +8,7 @@ import notesmcp.mcp.server.Caller;
 import notesmcp.mcp.server.Tools;
 import notesmcp.mcp.server.Tools.Tool;
 import notesmcp.policy.Notes;
+import notesmcp.policy.Notes.Authenticated;
 import notesmcp.policy.Notes.Outcome;
 import notesmcp.policy.Notes.Requester;
 import notesmcp.policy.ToolDefinition;
@@ -19,7 +20,8 @@ import tools.jackson.databind.node.ObjectNode;
  * policy's read-only fact as {@code annotations}), and a policy outcome becomes a tool result with
  * the same text, a refusal with {@code isError: true}. It holds a {@link Notes}, which can list,
  * read and propose, and nothing that can approve. The client's self-reported {@code clientInfo}
- * passes on as a {@link Requester}, unverified, so the policy stays free of MCP types.
+ * passes on as a {@link Requester}, unverified, and the caller an HTTP transport authenticated as
+ * an {@link Authenticated}, so the policy stays free of MCP types.
  */
 final class NoteTools implements Tools {
   private final Notes notes;
@@ -92,7 +94,8 @@ final class NoteTools implements Tools {
       Caller caller,
       BooleanSupplier cancelled) {
     Requester requester = client == null ? null : new Requester(client.name(), client.version());
-    Outcome outcome = notes.execute(name, rawArguments, requester, cancelled);
+    Authenticated who = caller == null ? null : new Authenticated(caller.name(), caller.peer());
+    Outcome outcome = notes.execute(name, rawArguments, requester, who, cancelled);
     if (outcome instanceof Outcome.Answer) {
       // Escaped from its bytes straight into the reply (docs/design.md, "A read's bytes").
       return new Tools.Result(((Outcome.Answer) outcome).escaped(), false);

@@ -11,6 +11,7 @@ import notesmcp.cli.ExitCode;
 import notesmcp.cli.Version;
 import notesmcp.mcp.Protocol;
 import notesmcp.mcp.Protocol.Implementation;
+import notesmcp.mcp.server.Core;
 import notesmcp.mcp.server.Server;
 import notesmcp.policy.FileProblem;
 import notesmcp.policy.Notes;
@@ -24,8 +25,9 @@ import notesmcp.text.JsonInput;
 
 /**
  * {@code notes-mcp -serve}: the notes policy as an MCP server on stdin and stdout, until stdin
- * closes (exit 0) or SIGTERM (the JVM's 143). See {@code mcp-stdio/CONCURRENCY.md} for the threads
- * and the shutdown paths.
+ * closes (exit 0) or SIGTERM (the JVM's 143); with {@code -http}, the same server core over
+ * Streamable HTTP until SIGTERM or SIGINT (exit 0; {@link HttpServe}). See {@code
+ * mcp-stdio/CONCURRENCY.md} for the threads and the shutdown paths.
  */
 final class ServeCommand {
   /**
@@ -59,18 +61,26 @@ final class ServeCommand {
     Policy policy;
     Workspace workspace;
     ProposalDirectory proposals;
+    HttpServe http = null;
+    int maxCalls;
     try {
       policy =
           options.policyFile() == null ? Policy.defaults() : PolicyFile.load(options.policyFile());
       if (options.maxCalls() != null) {
         policy = policy.withMaxCalls(options.maxCalls());
       }
+      maxCalls = policy.maxCalls();
+      if (options.http() != null) {
+        http = HttpServe.prepare(options.http(), err);
+        // Over HTTP the budget is per caller and rolling hour, kept by the transport.
+        policy = policy.withMaxCalls(Integer.MAX_VALUE);
+      }
       workspace = Workspace.at(options.root(), seams.readRule(ReadRule.ofSystem()));
       proposals =
           options.proposals() == null
               ? null
               : ProposalDirectory.open(options.proposals(), workspace);
-    } catch (PolicyFile.Invalid | ProposalDirectory.Unusable e) {
+    } catch (PolicyFile.Invalid | ProposalDirectory.Unusable | HttpServe.Unusable e) {
       err.println("notes-mcp: " + e.getMessage());
       return ExitCode.USAGE;
     } catch (Posix.Unavailable e) {
@@ -91,8 +101,13 @@ final class ServeCommand {
     Server.Options serverOptions =
         Server.Options.defaults(
             new Implementation("notes-mcp", Version.VALUE), notes.instructions());
-    Server server =
-        new Server(seams.tools(new NoteTools(notes)), new NoteResources(notes), serverOptions, err);
+    Core core =
+        new Core(
+            seams.tools(new NoteTools(notes)),
+            new NoteResources(notes),
+            serverOptions.info(),
+            serverOptions.instructions(),
+            err);
     // A read that waits out a note's change margin lets the requests behind it be read meanwhile.
     Workspace.beforeEachWait(
         new Runnable() {
@@ -106,7 +121,8 @@ final class ServeCommand {
             + Version.VALUE
             + ": serving "
             + workspace.root()
-            + " on stdio (MCP "
+            + (http == null ? " on stdio" : " over HTTP")
+            + " (MCP "
             + Protocol.MODERN
             + "; "
             + String.join(", ", Protocol.LEGACY)
@@ -117,8 +133,10 @@ final class ServeCommand {
             + ", proposable "
             + policy.proposable()
             + ", "
-            + policy.maxCalls()
-            + " tool calls; proposals "
+            + (http == null
+                ? policy.maxCalls() + " tool calls"
+                : maxCalls + " calls a caller an hour")
+            + "; proposals "
             + (proposals == null
                 ? "in memory (discarded on exit)"
                 : "kept in " + proposals.path() + " for 'notes-mcp review'"));
@@ -126,6 +144,20 @@ final class ServeCommand {
     if (limitation != null) {
       err.println("notes-mcp: " + limitation);
     }
+    if (http != null) {
+      Notes serving = notes;
+      return http.serve(
+          core,
+          maxCalls,
+          new Runnable() {
+            @Override
+            public void run() {
+              serving.finishAuditLog();
+            }
+          },
+          err);
+    }
+    Server server = new Server(core, serverOptions, err);
     // SIGTERM: replies already made get a bounded moment to leave; the hook never writes itself,
     // so a stdout nobody reads cannot hold the exit.
     Thread flushOnSignal =
