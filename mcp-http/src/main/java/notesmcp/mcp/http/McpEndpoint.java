@@ -656,6 +656,7 @@ final class McpEndpoint extends Handler.Abstract {
       return;
     }
     stream.flush();
+    stream.watch(http.getConnectionMetaData().getConnection().getEndPoint());
   }
 
   /** A batch: only in a session that negotiated 2025-03-26, as over stdio. */
@@ -802,6 +803,7 @@ final class McpEndpoint extends Handler.Abstract {
     request.addFailureListener(stream::failed);
     core.attach(entry.session, stream);
     stream.open();
+    stream.watch(request.getConnectionMetaData().getConnection().getEndPoint());
   }
 
   private void delete(

@@ -1,5 +1,6 @@
 package notesmcp.mcp.http;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -7,7 +8,10 @@ import java.util.concurrent.TimeUnit;
 import notesmcp.mcp.server.Core;
 import notesmcp.mcp.server.Outlet;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Scheduler;
 
@@ -269,6 +273,48 @@ final class SseStream implements Outlet {
   void close() {
     end();
     flush();
+  }
+
+  /**
+   * Watches the connection for the client closing it. Jetty reads a connection again only once its
+   * response is complete, so a client that closes an SSE stream would otherwise be noticed only at
+   * the next keep-alive write; here a read is asked for at once: end of input (or an error) ends
+   * the stream, and so does anything the client sends meanwhile, which no HTTP/1.1 client does on a
+   * connection whose response has not ended. Only for an SSE stream: its response never ends on its
+   * own, so there is no next request on this connection to take bytes from.
+   */
+  void watch(EndPoint endPoint) {
+    if (!endPoint.tryFillInterested(
+        new Callback() {
+          @Override
+          public void succeeded() {
+            ByteBuffer one = BufferUtil.allocate(1);
+            int read;
+            try {
+              read = endPoint.fill(one);
+            } catch (IOException e) {
+              read = -1;
+            }
+            if (read == 0 && !isFinished()) {
+              watch(endPoint);
+            } else if (read != 0) {
+              gone(new EofException("the client closed the stream"));
+            }
+          }
+
+          @Override
+          public void failed(Throwable cause) {
+            gone(cause);
+          }
+
+          @Override
+          public InvocationType getInvocationType() {
+            return InvocationType.NON_BLOCKING;
+          }
+        })) {
+      // Jetty watches the connection itself: it fails the request when the client goes.
+      return;
+    }
   }
 
   /** The client went away (Jetty failed the request): nothing more is written. */
