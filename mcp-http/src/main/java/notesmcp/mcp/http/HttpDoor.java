@@ -17,6 +17,7 @@ import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.server.handler.MinimumDataRateHandler;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -141,8 +142,10 @@ public final class HttpDoor {
     server.addBean(limit);
 
     McpEndpoint endpoint = new McpEndpoint(core, authenticator, quotas, log);
+    // The graceful stop waits (up to STOP_TIMEOUT_MS) for the requests being answered.
     QuietConnections quiet =
-        new QuietConnections(new MinimumDataRateHandler(endpoint, MIN_BODY_RATE, 0));
+        new QuietConnections(
+            new GracefulHandler(new MinimumDataRateHandler(endpoint, MIN_BODY_RATE, 0)));
     connector.addBean(quiet);
     server.setHandler(quiet);
     server.start();
