@@ -11,6 +11,18 @@ final class Help {
             Serve MCP on stdin/stdout until stdin closes (exit 0). Speaks revision
             2026-07-28 per request and 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05
             after initialize. stdout carries protocol messages only; logs go to stderr.
+        notes-mcp -serve -root PATH [...] -http HOST:PORT [-tokens FILE | -auth none]
+                         [-tls-cert FILE -tls-key FILE] [-allowed-host HOST[:PORT]]
+                         [-max-proposals N]
+            The same server over Streamable HTTP at http://HOST:PORT/mcp (port 0: a
+            free one; stderr says which) until SIGTERM or SIGINT (exit 0). Every request
+            needs Authorization: Bearer TOKEN (-auth none only on loopback); an address
+            beyond this machine also needs TLS. -max-calls counts per token and hour.
+            See docs/http.md.
+        notes-mcp token add NAME -tokens FILE [-scope read|propose]
+        notes-mcp token list -tokens FILE | token revoke NAME -tokens FILE
+            The HTTP server's tokens: add prints a new one once (its last stdout line)
+            and keeps only its SHA-256; a read token may call read-only tools only.
         notes-mcp -root PATH [-timeout T] [-v]
             Start a server on PATH, print its tool definitions as JSON, close it.
         notes-mcp -root PATH -tool NAME [-args JSON] [-timeout T] [-v]

@@ -73,6 +73,12 @@ public final class Main {
     if (args.length > 0 && args[0].equals(ChatModule.WORD)) {
       return ChatModule.run(Arrays.copyOfRange(args, 1, args.length), in, out, err);
     }
+    if (args.length > 0 && args[0].equals(TokenCommand.WORD)) {
+      return TokenCommand.run(
+          Arrays.copyOfRange(args, 1, args.length),
+          new PrintStream(out, true, StandardCharsets.UTF_8),
+          err);
+    }
     if (args.length > 0 && args[0].equals(IndexCommand.WORD)) {
       return IndexCommand.run(Arrays.copyOfRange(args, 1, args.length), in, out, err, seams);
     }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import notesmcp.mcp.Protocol.Implementation;
+import notesmcp.mcp.server.Caller;
 import notesmcp.mcp.server.Resources;
 import notesmcp.policy.tools.NoteAccess;
 import notesmcp.policy.vault.Catalog;
@@ -74,7 +75,7 @@ final class NoteResources implements Resources {
   }
 
   @Override
-  public Contents read(String uri, Implementation client, BooleanSupplier cancelled)
+  public Contents read(String uri, Implementation client, Caller caller, BooleanSupplier cancelled)
       throws Refused {
     String path = pathOf(uri);
     if (path == null) {

@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import notesmcp.mcp.Protocol.Implementation;
+import notesmcp.mcp.server.Caller;
 import notesmcp.mcp.server.Tools;
 import notesmcp.mcp.server.Tools.Tool;
+import notesmcp.policy.proposals.Authenticated;
 import notesmcp.policy.proposals.Requester;
 import notesmcp.policy.tools.NoteAccess;
 import notesmcp.policy.tools.Outcome;
@@ -18,8 +20,9 @@ import tools.jackson.databind.node.ObjectNode;
  * policy's read-only fact as {@code annotations}), and a policy outcome becomes a tool result with
  * the same text, a refusal with {@code isError: true}. It holds a {@link NoteAccess}, which can
  * list, read and propose, and nothing that can approve. The client's self-reported {@code
- * clientInfo} passes on as a {@link Requester}, unverified, so the policy stays free of MCP types.
- * Public for notes-bench, whose in-process server benchmark measures this very adapter.
+ * clientInfo} passes on as a {@link Requester}, unverified, and the caller an HTTP transport
+ * authenticated as an {@link Authenticated}, so the policy stays free of MCP types. Public for the
+ * benchmark harness, whose in-process server benchmark measures this very adapter.
  */
 public final class NoteTools implements Tools {
   private final NoteAccess notes;
@@ -86,9 +89,14 @@ public final class NoteTools implements Tools {
 
   @Override
   public Tools.Result call(
-      String name, String rawArguments, Implementation client, BooleanSupplier cancelled) {
+      String name,
+      String rawArguments,
+      Implementation client,
+      Caller caller,
+      BooleanSupplier cancelled) {
     Requester requester = client == null ? null : new Requester(client.name(), client.version());
-    Outcome outcome = notes.execute(name, rawArguments, requester, cancelled);
+    Authenticated who = caller == null ? null : new Authenticated(caller.name(), caller.peer());
+    Outcome outcome = notes.execute(name, rawArguments, requester, who, cancelled);
     if (outcome instanceof Outcome.Answer) {
       // Escaped from its bytes straight into the reply (docs/design.md, "A read's bytes").
       return new Tools.Result(((Outcome.Answer) outcome).escaped(), false);

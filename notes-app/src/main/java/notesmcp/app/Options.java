@@ -46,7 +46,38 @@ record Options(
     boolean replace,
     String name,
     String undo,
-    boolean log) {
+    boolean log,
+    Http http) {
+
+  /**
+   * {@code -serve -http HOST:PORT} and what goes with it (docs/http.md): where to listen, how
+   * callers authenticate ({@code token}, the default, or {@code none}, loopback only), the tokens
+   * file, TLS, the extra names the server is reached by, and the proposals a caller may make in an
+   * hour.
+   */
+  record Http(
+      String host,
+      int port,
+      boolean tokenAuth,
+      Path tokens,
+      Path tlsCert,
+      Path tlsKey,
+      List<String> allowedHosts,
+      int maxProposals) {
+    /** Proposals (calls of tools that are not read-only) one caller may make in an hour. */
+    static final int DEFAULT_MAX_PROPOSALS = 60;
+
+    boolean loopback() {
+      return isLoopback(host);
+    }
+
+    static boolean isLoopback(String host) {
+      String h = host.toLowerCase(java.util.Locale.ROOT);
+      return h.equals("localhost")
+          || h.equals("::1")
+          || h.matches("127\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}");
+    }
+  }
 
   enum Mode {
     HELP,
@@ -64,6 +95,10 @@ record Options(
   private static final Set<String> SWITCHES =
       Set.of("help", "h", "version", "serve", "v", "verbose", "install", "replace", "log");
 
+  /** Flags of {@code -serve -http} only. */
+  private static final Set<String> HTTP_FLAGS =
+      Set.of("http", "auth", "tokens", "tls-cert", "tls-key", "allowed-host", "max-proposals");
+
   /** Flags that take a value. */
   private static final Set<String> VALUED =
       Set.of(
@@ -80,7 +115,14 @@ record Options(
           "reject",
           "undo",
           "host",
-          "name");
+          "name",
+          "http",
+          "auth",
+          "tokens",
+          "tls-cert",
+          "tls-key",
+          "allowed-host",
+          "max-proposals");
 
   static Options parse(List<String> args) throws UsageException {
     boolean serve = false;
@@ -106,6 +148,14 @@ record Options(
     String name = null;
     String undo = null;
     boolean log = false;
+    String http = null;
+    String auth = null;
+    Path tokens = null;
+    Path tlsCert = null;
+    Path tlsKey = null;
+    List<String> allowedHosts = new java.util.ArrayList<>();
+    Integer maxProposals = null;
+    boolean anyHttpFlag = false;
     for (int i = 0; i < args.size(); i++) {
       String word = args.get(i);
       if (word.equals("review") && !review && !config) {
@@ -121,6 +171,7 @@ record Options(
       }
       Flag flag = Flag.read(args, i, SWITCHES, VALUED, "");
       i += flag.words - 1;
+      anyHttpFlag |= HTTP_FLAGS.contains(flag.name);
       switch (flag.name) {
         case "help", "h" -> help = true;
         case "version" -> version = true;
@@ -132,7 +183,7 @@ record Options(
         case "timeout" -> timeout = duration(flag.value);
         case "policy" -> policy = flag.path();
         case "server-command" -> serverCommand = flag.command();
-        case "max-calls" -> maxCalls = count(flag.value);
+        case "max-calls" -> maxCalls = count("-max-calls", flag.value);
         case "proposals" -> proposals = flag.path();
         case "approve" -> approve = flag.value;
         case "sha256" -> sha256 = sha256(flag.value);
@@ -143,6 +194,13 @@ record Options(
         case "name" -> name = flag.value;
         case "undo" -> undo = flag.value;
         case "log" -> log = true;
+        case "http" -> http = flag.value;
+        case "auth" -> auth = flag.value;
+        case "tokens" -> tokens = flag.path();
+        case "tls-cert" -> tlsCert = flag.path();
+        case "tls-key" -> tlsKey = flag.path();
+        case "allowed-host" -> allowedHosts.add(allowedHost(flag.value));
+        case "max-proposals" -> maxProposals = count("-max-proposals", flag.value);
         default -> throw new AssertionError(flag.name);
       }
     }
@@ -172,7 +230,17 @@ record Options(
             replace,
             name,
             undo,
-            log);
+            log,
+            null);
+    if (anyHttpFlag && (!serve || review || config)) {
+      throw new UsageException(
+          "-http, -auth, -tokens, -tls-cert, -tls-key, -allowed-host and -max-proposals go with"
+              + " -serve only");
+    }
+    if (anyHttpFlag) {
+      parsed =
+          parsed.withHttp(http(http, auth, tokens, tlsCert, tlsKey, allowedHosts, maxProposals));
+    }
     if (review) {
       return parsed.forReview(serve);
     }
@@ -276,7 +344,8 @@ record Options(
         replace,
         name,
         null,
-        false);
+        false,
+        null);
   }
 
   private Options forServe() throws UsageException {
@@ -322,13 +391,132 @@ record Options(
         replace,
         name,
         undo,
-        log);
+        log,
+        http);
+  }
+
+  private Options withHttp(Http value) {
+    return new Options(
+        mode,
+        root,
+        tool,
+        arguments,
+        timeout,
+        policyFile,
+        serverCommand,
+        maxCalls,
+        proposals,
+        approve,
+        sha256,
+        reject,
+        verbose,
+        host,
+        install,
+        replace,
+        name,
+        undo,
+        log,
+        value);
   }
 
   private static Options only(Mode mode) {
     return new Options(
         mode, null, null, null, null, null, null, null, null, null, null, null, false, null, false,
-        false, null, null, false);
+        false, null, null, false, null);
+  }
+
+  /**
+   * The HTTP flags, checked together (docs/http.md, "Safe by default"): {@code -http HOST:PORT} is
+   * required once any is given; {@code -auth} is {@code token} (the default, which needs {@code
+   * -tokens FILE}) or {@code none}, which only a loopback address may use; an address beyond this
+   * machine needs {@code token} and TLS ({@code -tls-cert} with {@code -tls-key}).
+   */
+  private static Http http(
+      String address,
+      String auth,
+      Path tokens,
+      Path tlsCert,
+      Path tlsKey,
+      List<String> allowedHosts,
+      Integer maxProposals)
+      throws UsageException {
+    if (address == null) {
+      throw new UsageException(
+          "-auth, -tokens, -tls-cert, -tls-key, -allowed-host and -max-proposals go with -http"
+              + " HOST:PORT");
+    }
+    int colon = address.lastIndexOf(':');
+    String host = colon < 0 ? "" : address.substring(0, colon);
+    if (host.startsWith("[") && host.endsWith("]")) {
+      host = host.substring(1, host.length() - 1);
+    }
+    int port = -1;
+    try {
+      port = colon < 0 ? -1 : Integer.parseInt(address.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    if (host.isEmpty() || port < 0 || port > 65535 || !host.matches("[A-Za-z0-9.:-]+")) {
+      throw new UsageException(
+          "-http takes HOST:PORT (127.0.0.1:8765; [::1]:8765; port 0 picks a free one), not \""
+              + address
+              + "\"");
+    }
+    boolean tokenAuth;
+    if (auth == null || auth.equals("token")) {
+      tokenAuth = true;
+    } else if (auth.equals("none")) {
+      tokenAuth = false;
+    } else {
+      throw new UsageException("-auth takes token or none, not \"" + auth + "\"");
+    }
+    if (tokenAuth && tokens == null) {
+      throw new UsageException(
+          "-http needs -tokens FILE (made by 'notes-mcp token add NAME -tokens FILE'), or -auth"
+              + " none on a loopback address");
+    }
+    if (!tokenAuth && tokens != null) {
+      throw new UsageException("-tokens goes with -auth token, not -auth none");
+    }
+    if ((tlsCert == null) != (tlsKey == null)) {
+      throw new UsageException("-tls-cert and -tls-key go together");
+    }
+    boolean loopback = Http.isLoopback(host);
+    if (!tokenAuth && !loopback) {
+      throw new UsageException(
+          "-auth none is only for a loopback address (127.0.0.1, ::1, localhost), not " + host);
+    }
+    if (!loopback && tlsCert == null) {
+      throw new UsageException(
+          "-http "
+              + address
+              + ": a server reached beyond this machine needs TLS (-tls-cert, -tls-key) as well"
+              + " as tokens; or keep it on 127.0.0.1 behind a reverse proxy or tunnel"
+              + " (docs/http.md, \"Reaching it from other devices\")");
+    }
+    return new Http(
+        host,
+        port,
+        tokenAuth,
+        tokens,
+        tlsCert,
+        tlsKey,
+        List.copyOf(allowedHosts),
+        maxProposals == null ? Http.DEFAULT_MAX_PROPOSALS : maxProposals);
+  }
+
+  /**
+   * {@code -allowed-host HOST} or {@code HOST:PORT}: a name or address, as a Host header has it.
+   */
+  private static String allowedHost(String value) throws UsageException {
+    if (!value.matches("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?")) {
+      throw new UsageException(
+          "-allowed-host takes HOST or HOST:PORT as a Host header names the server"
+              + " (notes.example.org, notes.example.org:8443, [2001:db8::1]:8443), not \""
+              + value
+              + "\"");
+    }
+    return value;
   }
 
   /**
@@ -347,7 +535,7 @@ record Options(
     return text;
   }
 
-  private static int count(String text) throws UsageException {
+  private static int count(String flag, String text) throws UsageException {
     try {
       int value = Integer.parseInt(text);
       if (value >= 0) {
@@ -356,7 +544,7 @@ record Options(
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new UsageException("-max-calls takes a whole number >= 0, not \"" + text + "\"");
+    throw new UsageException(flag + " takes a whole number >= 0, not \"" + text + "\"");
   }
 
   /** {@code -timeout}: see {@link DurationText} for what is accepted. */

@@ -10,6 +10,7 @@ import notesmcp.cli.Version;
 import notesmcp.files.ChangeRule;
 import notesmcp.mcp.Protocol;
 import notesmcp.mcp.Protocol.Implementation;
+import notesmcp.mcp.server.Core;
 import notesmcp.mcp.server.Server;
 import notesmcp.policy.proposals.ProposalDirectory;
 import notesmcp.policy.rules.Policy;
@@ -19,8 +20,9 @@ import notesmcp.text.JsonInput;
 
 /**
  * {@code notes-mcp -serve}: the notes policy as an MCP server on stdin and stdout, until stdin
- * closes (exit 0) or SIGTERM (the JVM's 143). See {@code mcp-stdio/CONCURRENCY.md} for the threads
- * and the shutdown paths.
+ * closes (exit 0) or SIGTERM (the JVM's 143); with {@code -http}, the same server core over
+ * Streamable HTTP until SIGTERM or SIGINT (exit 0; {@link HttpServe}). See {@code
+ * mcp-stdio/CONCURRENCY.md} for the threads and the shutdown paths.
  */
 final class ServeCommand {
   /**
@@ -50,6 +52,8 @@ final class ServeCommand {
     Policy policy;
     Workspace workspace;
     ProposalDirectory proposals;
+    HttpServe http = null;
+    int maxCalls;
     try {
       start.library();
       policy =
@@ -57,11 +61,21 @@ final class ServeCommand {
       if (options.maxCalls() != null) {
         policy = policy.withMaxCalls(options.maxCalls());
       }
+      maxCalls = policy.maxCalls();
+      if (options.http() != null) {
+        // Checked before anything is made on disk, as every option is.
+        http = HttpServe.prepare(options.http(), err);
+        // Over HTTP the budget is per caller and rolling hour, kept by the transport.
+        policy = policy.withMaxCalls(Integer.MAX_VALUE);
+      }
       workspace = start.workspace(options.root(), seams.readRule(ChangeRule.ofSystem()));
       proposals =
           options.proposals() == null ? null : start.proposals(options.proposals(), workspace);
     } catch (StartUp.Failed failed) {
       return failed.code();
+    } catch (HttpServe.Unusable e) {
+      err.println("notes-mcp: " + e.getMessage());
+      return ExitCode.USAGE;
     }
     NoteAccess notes = new NoteAccess(policy, workspace, Clock.systemUTC(), proposals, err, true);
     // While the rest starts and the client says hello, not on its first call.
@@ -74,8 +88,13 @@ final class ServeCommand {
     Server.Options serverOptions =
         Server.Options.defaults(
             new Implementation("notes-mcp", Version.VALUE), notes.instructions());
-    Server server =
-        new Server(seams.tools(new NoteTools(notes)), new NoteResources(notes), serverOptions, err);
+    Core core =
+        new Core(
+            seams.tools(new NoteTools(notes)),
+            new NoteResources(notes),
+            serverOptions.info(),
+            serverOptions.instructions(),
+            err);
     // A read that waits out a note's change margin lets the requests behind it be read meanwhile.
     Workspace.beforeEachWait(
         new Runnable() {
@@ -89,7 +108,8 @@ final class ServeCommand {
             + Version.VALUE
             + ": serving "
             + workspace.root()
-            + " on stdio (MCP "
+            + (http == null ? " on stdio" : " over HTTP")
+            + " (MCP "
             + Protocol.MODERN
             + "; "
             + String.join(", ", Protocol.LEGACY)
@@ -100,8 +120,10 @@ final class ServeCommand {
             + ", proposable "
             + policy.proposable()
             + ", "
-            + policy.maxCalls()
-            + " tool calls; proposals "
+            + (http == null
+                ? policy.maxCalls() + " tool calls"
+                : maxCalls + " calls a caller an hour")
+            + "; proposals "
             + (proposals == null
                 ? "in memory (discarded on exit)"
                 : "kept in " + proposals.path() + " for 'notes-mcp review'"));
@@ -109,6 +131,20 @@ final class ServeCommand {
     if (limitation != null) {
       err.println("notes-mcp: " + limitation);
     }
+    if (http != null) {
+      NoteAccess serving = notes;
+      return http.serve(
+          core,
+          maxCalls,
+          new Runnable() {
+            @Override
+            public void run() {
+              serving.finishAuditLog();
+            }
+          },
+          err);
+    }
+    Server server = new Server(core, serverOptions, err);
     // SIGTERM: replies already made get a bounded moment to leave; the hook never writes itself,
     // so a stdout nobody reads cannot hold the exit.
     Thread flushOnSignal =

@@ -315,7 +315,8 @@ class ClientCommandTest {
             false,
             null,
             null,
-            false);
+            false,
+            null);
 
     assertThat(ClientCommand.run(broken, new PrintStream(out, true, StandardCharsets.UTF_8), err))
         .isEqualTo(ExitCode.SERVER_FAILURE);

@@ -90,6 +90,8 @@ class FirstUseIT {
             // search_notes' engine is built with the program (the launcher's first build).
             "notes-search/pom.xml",
             "notes-search/src/main",
+            "mcp-http/pom.xml",
+            "mcp-http/src/main",
             "notes-chat/pom.xml",
             "notes-chat/src/main",
             // The reactor reads every module's pom, even of modules the launcher does not build.

@@ -67,13 +67,13 @@ class NoteToolsTest {
 
   @Test
   void answerIsAResultWithIsErrorFalse() {
-    assertThat(tools.call("read_note", "{\"path\":\"notes.txt\"}", null, NOT_CANCELLED))
+    assertThat(tools.call("read_note", "{\"path\":\"notes.txt\"}", null, null, NOT_CANCELLED))
         .isEqualTo(new Tools.Result("{\"path\":\"notes.txt\",\"content\":\"hello\"}", false));
   }
 
   @Test
   void refusalIsAResultWithIsErrorTrueAndTheSameText() {
-    assertThat(tools.call("read_note", "{\"path\":\"../notes.txt\"}", null, NOT_CANCELLED))
+    assertThat(tools.call("read_note", "{\"path\":\"../notes.txt\"}", null, null, NOT_CANCELLED))
         .isEqualTo(
             new Tools.Result(
                 "path \"../notes.txt\" is not allowed: it must be exactly one of notes.txt,"
@@ -88,7 +88,11 @@ class NoteToolsTest {
     assertThatThrownBy(
             () ->
                 tools.call(
-                    "propose_note", "{\"path\":\"draft.txt\",\"content\":\"x\"}", null, cancelled))
+                    "propose_note",
+                    "{\"path\":\"draft.txt\",\"content\":\"x\"}",
+                    null,
+                    null,
+                    cancelled))
         .isInstanceOf(CancellationException.class);
     assertThat(notes.pending()).isNull();
   }

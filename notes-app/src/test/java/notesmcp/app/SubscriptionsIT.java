@@ -167,8 +167,8 @@ class SubscriptionsIT {
       assertThat(server.response(seventeenth).at("/error/message").stringValue())
           .isEqualTo(
               "Invalid params: at most 16 subscriptions/listen streams are open at once in this"
-                  + " server process; cancel one (notifications/cancelled with its request id)"
-                  + " first");
+                  + " server process; cancel one first (on stdio, notifications/cancelled with its"
+                  + " request id; over HTTP, close its response)");
 
       long reused = open.get(0);
       server.expect(reused, SchemaCheck.MODERN, "ListToolsResult");

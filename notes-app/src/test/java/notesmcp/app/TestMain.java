@@ -11,6 +11,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import notesmcp.files.ChangeRule;
 import notesmcp.mcp.Protocol.Implementation;
+import notesmcp.mcp.server.Caller;
 import notesmcp.mcp.server.Tools;
 import notesmcp.mcp.server.Tools.Tool;
 
@@ -189,7 +190,11 @@ final class TestMain {
 
     @Override
     public Tools.Result call(
-        String name, String rawArguments, Implementation client, BooleanSupplier cancelled) {
+        String name,
+        String rawArguments,
+        Implementation client,
+        Caller caller,
+        BooleanSupplier cancelled) {
       long end = System.nanoTime() + hold.toNanos();
       while (!cancelled.getAsBoolean() && System.nanoTime() < end) {
         try {
@@ -199,7 +204,7 @@ final class TestMain {
           break;
         }
       }
-      return tools.call(name, rawArguments, client, cancelled);
+      return tools.call(name, rawArguments, client, caller, cancelled);
     }
   }
 }

@@ -162,9 +162,11 @@ class DistIT {
               image + "lib/app/notes-mcp.jar",
               image + "lib/app/native/libnotesmcp.so",
               image + "lib/app/chat/notes-chat-" + VERSION + ".jar",
-              image + "lib/app/search/notes-search-" + VERSION + ".jar")
+              image + "lib/app/search/notes-search-" + VERSION + ".jar",
+              image + "lib/app/http/mcp-http-" + VERSION + ".jar")
           .anyMatch(entry -> entry.matches(".*/lib/app/chat/langchain4j-core-.*\\.jar"))
-          .anyMatch(entry -> entry.matches(".*/lib/app/search/lucene-core-.*\\.jar"));
+          .anyMatch(entry -> entry.matches(".*/lib/app/search/lucene-core-.*\\.jar"))
+          .anyMatch(entry -> entry.matches(".*/lib/app/http/jetty-server-.*\\.jar"));
     }
     for (Path executable : List.of(tarExecutable, debExecutable)) {
       assertThat(executable).isRegularFile().isExecutable();
@@ -260,7 +262,89 @@ class DistIT {
     Matcher modules = Pattern.compile("(?m)^MODULES=\"(.*)\"$").matcher(release);
     assertThat(modules.find()).as(release).isTrue();
     List<String> names = List.of(modules.group(1).split(" "));
-    assertThat(names).contains("java.base", "java.net.http").doesNotContain("java.desktop");
+    // java.management: Jetty's logger factory is an MBean; java.naming: its TLS certificate names
+    // (X509); jdk.unsupported: -serve -http's SIGTERM handling.
+    assertThat(names)
+        .contains("java.base", "java.net.http", "java.management", "java.naming", "jdk.unsupported")
+        .doesNotContain("java.desktop", "java.sql");
+  }
+
+  /**
+   * {@code -serve -http} from the unpacked package with no {@code java} on PATH: a token made by
+   * the package's own {@code token add}, the HTTP module loaded from {@code lib/app/http/} on the
+   * bundled runtime, a 2026-07-28 {@code tools/list} answered with a schema-valid reply, and
+   * SIGTERM ending the server with exit 0.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"tar", "deb"})
+  void theHttpServerRunsFromThePackage(String archive) throws Exception {
+    Path executable = executable(archive);
+    Path folder = Files.createDirectories(dir.resolve("tokens-" + archive));
+    Files.setPosixFilePermissions(
+        folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    Path tokens = folder.resolve("tokens.json");
+    Result added = run(executable, null, "token", "add", "dist", "-tokens", tokens.toString());
+    assertThat(added.exit()).as(added.err()).isZero();
+    String token = added.out().strip();
+
+    Path err = Files.createTempFile(dir, "http-err", ".txt");
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                executable.toString(),
+                "-serve",
+                "-root",
+                workspace.toString(),
+                "-http",
+                "127.0.0.1:0",
+                "-tokens",
+                tokens.toString())
+            .directory(dir.toFile())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(err.toFile());
+    builder.environment().clear();
+    builder.environment().put("PATH", bin.toString());
+    builder.environment().put("HOME", dir.toString());
+    Process server = builder.start();
+    try {
+      Pattern listening = Pattern.compile("listening on (http://127\\.0\\.0\\.1:[0-9]+/mcp)");
+      Matcher found = listening.matcher("");
+      long deadline = System.nanoTime() + PROMPTLY.toNanos();
+      while (!(found = listening.matcher(Files.readString(err))).find()) {
+        assertThat(server.isAlive() && System.nanoTime() < deadline)
+            .as(Files.readString(err))
+            .isTrue();
+        Thread.sleep(50);
+      }
+      java.net.http.HttpResponse<String> response =
+          java.net.http.HttpClient.newHttpClient()
+              .send(
+                  java.net.http.HttpRequest.newBuilder(java.net.URI.create(found.group(1)))
+                      .header("Content-Type", "application/json")
+                      .header("Accept", "application/json, text/event-stream")
+                      .header("Authorization", "Bearer " + token)
+                      .header("MCP-Protocol-Version", "2026-07-28")
+                      .header("Mcp-Method", "tools/list")
+                      .POST(
+                          java.net.http.HttpRequest.BodyPublishers.ofString(
+                              "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{"
+                                  + META
+                                  + "}}"))
+                      .build(),
+                  java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+      JsonNode reply = JSON.readTree(response.body());
+      // A read token (token add's default) is shown the read-only tools only.
+      assertThat(reply.at("/result/tools").findValuesAsString("name"))
+          .containsExactly("list_notes", "read_note");
+      assertThat(SchemaCheck.violations(SchemaCheck.MODERN, "ListToolsResultResponse", reply))
+          .isEmpty();
+      server.toHandle().destroy();
+      assertThat(server.waitFor(PROMPTLY.toSeconds(), TimeUnit.SECONDS)).isTrue();
+      assertThat(server.exitValue()).as(Files.readString(err)).isZero();
+      assertThat(Files.readString(err)).doesNotContain(token).doesNotContainIgnoringCase("warn");
+    } finally {
+      server.destroyForcibly();
+    }
   }
 
   @Test

@@ -24,7 +24,7 @@ import java.time.Duration;
  *       (only this user or root can write there, and either could change it anyway).
  * </ol>
  *
- * Stateless; any thread.
+ * Stateless; any thread. Public for the program's other trusted files (the HTTP server's tokens).
  */
 public final class TrustedFile {
   private TrustedFile() {}

@@ -1,13 +1,11 @@
 package notesmcp.mcp.server;
 
 import java.io.PrintStream;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
-import java.util.function.BooleanSupplier;
-import notesmcp.jsonrpc.ErrorCodes;
 import notesmcp.jsonrpc.Message;
 import notesmcp.jsonrpc.Message.ErrorObject;
 import notesmcp.jsonrpc.Message.RawMember;
@@ -26,7 +24,7 @@ import tools.jackson.databind.node.ObjectNode;
  * Answers one request of either era. The era is decided once per request, before the method runs
  * (spec 2026-07-28, versioning, "Backward Compatibility": "A request carrying modern per-request
  * _meta is served statelessly according to this revision. An initialize request selects legacy
- * semantics, scoped to the stdio process").
+ * semantics, scoped to the stdio process (stdio) or the session (HTTP)").
  *
  * <p>Checks run in docs/protocol.md's order: the method ({@code -32601}), the {@code _meta} fields
  * ({@code -32602}), the version ({@code -32022}), then the method's own params.
@@ -37,9 +35,10 @@ import tools.jackson.databind.node.ObjectNode;
  * with a fixed text: no class name, cause or trace ever reaches the wire (docs/design.md, "Errors:
  * three outcomes, plus bugs").
  *
- * <p>Called by whichever server thread answers a request, several at once when calls are slow (see
- * CONCURRENCY.md); its only state is the negotiated legacy version and the legacy client's
- * self-reported {@code clientInfo}, both volatile.
+ * <p>Called by whichever thread answers a request, several at once when calls are slow (see
+ * CONCURRENCY.md). It holds no state of its own: a legacy session's negotiated version and
+ * self-reported {@code clientInfo} are in its {@link Session}, which each request's {@link
+ * Exchange} names; the resource methods are {@link ResourceMethods}'.
  */
 final class Dispatcher {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -63,55 +62,37 @@ final class Dispatcher {
           Protocol.RESOURCES_UNSUBSCRIBE,
           Protocol.COMPLETE);
 
-  /**
-   * 2025-11-25's code for a resource that does not exist (server/resources, "Error Handling");
-   * 2026-07-28 answers {@code -32602} instead, and asks clients to accept this one too.
-   */
-  static final int RESOURCE_NOT_FOUND = -32002;
-
   /** How long a client may cache discovery and the tool list: the policy is fixed per process. */
   private static final long TTL_MS = 300_000;
 
   private final Tools tools;
-  private final Resources resources; // null: no resources
-  private final Subscriptions subscriptions; // null: no resources
+  private final ResourceMethods resources; // null: no resources
   private final Set<String> modernMethods = new HashSet<>(MODERN_TOOLS);
   private final Set<String> legacyMethods = new HashSet<>(LEGACY_TOOLS);
-  private final Set<String> toolNames = new HashSet<>();
+  private final Map<String, Tools.Tool> toolsByName = new HashMap<>();
   private final Implementation info;
   private final String instructions;
   private final PrintStream log;
-  private volatile String legacyVersion;
-  private volatile Implementation legacyClient;
 
   /**
+   * @param resources the resource methods, or null for none (then their methods are not found)
    * @param info the server's name and version, as every reply that carries them says
    * @param instructions what discovery and {@code initialize} tell the client, or null
    */
-  Dispatcher(Tools tools, Implementation info, String instructions, PrintStream log) {
-    this(tools, null, null, info, instructions, log);
-  }
-
-  /**
-   * @param resources the resources offered, or null for none (then their methods are not found)
-   * @param subscriptions who is told of their changes; null exactly when {@code resources} is
-   */
   Dispatcher(
       Tools tools,
-      Resources resources,
-      Subscriptions subscriptions,
+      ResourceMethods resources,
       Implementation info,
       String instructions,
       PrintStream log) {
     this.tools = tools;
     this.resources = resources;
-    this.subscriptions = subscriptions;
     if (resources != null) {
       modernMethods.addAll(MODERN_RESOURCES);
       legacyMethods.addAll(LEGACY_RESOURCES);
     }
     for (Tools.Tool tool : tools.list()) {
-      toolNames.add(tool.name());
+      toolsByName.put(tool.name(), tool);
     }
     this.info = info;
     this.instructions = instructions;
@@ -126,11 +107,11 @@ final class Dispatcher {
 
   /**
    * The reply to {@code request}: a {@link Success} or an error reply; null when the call was
-   * cancelled before it ran (no reply is sent for a cancelled request).
+   * cancelled before it ran (no reply is sent for a cancelled request), or when it opened a stream.
    */
-  Message reply(Request request, BooleanSupplier cancelled) {
+  Message reply(Request request, Exchange exchange) {
     try {
-      JsonNode result = handle(request, cancelled);
+      JsonNode result = handle(request, exchange);
       // A subscriptions/listen stream that opened has no reply until it ends.
       return result == null ? null : new Success(request.id(), result);
     } catch (RpcException e) {
@@ -145,49 +126,80 @@ final class Dispatcher {
     }
   }
 
-  /** Whether a batch is served now: a 2025-03-26 session has been initialized. */
-  boolean servesBatches() {
-    return Protocol.hasBatches(legacyVersion);
+  /** {@link Core#precheck}: the era's checks alone, as {@link #handle} runs them first. */
+  ErrorObject precheck(Request request, Session session) {
+    try {
+      context(request, session);
+      return null;
+    } catch (RpcException e) {
+      return e.error();
+    }
   }
 
-  private JsonNode handle(Request request, BooleanSupplier cancelled) throws RpcException {
-    Context context = context(request);
+  /** The tool of that name, or null when there is none. */
+  Tools.Tool tool(String name) {
+    return toolsByName.get(name);
+  }
+
+  /** Whether a method is served in the era a request with these params selects. */
+  boolean serves(String method, boolean modern) {
+    return modern ? modernMethods.contains(method) : legacyMethods.contains(method);
+  }
+
+  private JsonNode handle(Request request, Exchange exchange) throws RpcException {
+    Context context = context(request, exchange.session());
     JsonNode params = request.params();
+    Session session = exchange.session();
     switch (request.method()) {
       case Protocol.DISCOVER:
-        return complete(discover());
+        return modernResult(discover());
       case Protocol.TOOLS_LIST:
-        return finish(context, listTools(params, context));
+        return finish(context, listTools(params, context, exchange.caller()));
       case Protocol.TOOLS_CALL:
-        return finish(context, callTool(request, context, cancelled));
+        return finish(context, callTool(request, context, exchange));
       case Protocol.INITIALIZE:
-        return initialize(params);
+        return initialize(params, session);
       case Protocol.PING:
         return NODES.objectNode();
       case Protocol.RESOURCES_LIST:
-        return finish(context, cacheable(context, listResources(params, context), 0, "private"));
+        return finish(
+            context,
+            cacheable(
+                context,
+                resources.list(params, context.modern(), context.version(), session),
+                0,
+                "private"));
       case Protocol.RESOURCES_TEMPLATES_LIST:
         return finish(
-            context, cacheable(context, listTemplates(params, context), TTL_MS, "public"));
+            context,
+            cacheable(
+                context,
+                resources.templates(params, context.modern(), context.version(), session),
+                TTL_MS,
+                "public"));
       case Protocol.RESOURCES_READ:
-        return finish(context, cacheable(context, read(params, context, cancelled), 0, "private"));
+        return finish(
+            context,
+            cacheable(
+                context,
+                resources.read(params, context.modern(), exchange, context.client()),
+                0,
+                "private"));
       case Protocol.COMPLETE:
-        return finish(context, complete(params));
+        return finish(context, resources.completion(params));
       case Protocol.SUBSCRIPTIONS_LISTEN:
-        listen(request, cancelled);
+        resources.listen(request, exchange);
         return null;
       case Protocol.RESOURCES_SUBSCRIBE:
-        subscriptions.subscribe(uriOf(params));
-        return NODES.objectNode();
+        return resources.subscribe(params, session);
       case Protocol.RESOURCES_UNSUBSCRIBE:
-        subscriptions.unsubscribe(uriOf(params));
-        return NODES.objectNode();
+        return resources.unsubscribe(params, session);
       default:
         throw new AssertionError(request.method());
     }
   }
 
-  private Context context(Request request) throws RpcException {
+  private Context context(Request request, Session session) throws RpcException {
     String method = request.method();
     JsonNode params = request.params();
     if (RequestMeta.isModern(params) || method.equals(Protocol.DISCOVER)) {
@@ -210,7 +222,7 @@ final class Dispatcher {
     if (params != null && !params.isObject()) {
       throw ProtocolErrors.invalidParams("Invalid params: params must be an object");
     }
-    String version = legacyVersion;
+    String version = session.version();
     if (version == null && !method.equals(Protocol.INITIALIZE) && !method.equals(Protocol.PING)) {
       // Neither era applies: a 2026-07-28 request without its _meta, or a 2025 one before
       // initialize ("The initialization phase MUST be the first interaction").
@@ -220,7 +232,7 @@ final class Dispatcher {
               + "\"] is required (2026-07-28 requests carry it on every request; 2025 clients send"
               + " initialize first)");
     }
-    return new Context(false, version, legacyClient);
+    return new Context(false, version, session.client());
   }
 
   private ObjectNode discover() {
@@ -240,7 +252,12 @@ final class Dispatcher {
     return result;
   }
 
-  private ObjectNode listTools(JsonNode params, Context context) throws RpcException {
+  /**
+   * The tools, in their order: every one, or for a caller whose scopes allow read-only tools only,
+   * those whose {@code readOnlyHint} is true (a caller is shown only what it may call).
+   */
+  private ObjectNode listTools(JsonNode params, Context context, Caller caller)
+      throws RpcException {
     JsonNode cursor = params == null ? null : params.get("cursor");
     if (cursor != null) {
       throw ProtocolErrors.invalidParams(
@@ -249,7 +266,9 @@ final class Dispatcher {
     ObjectNode result = NODES.objectNode();
     ArrayNode list = result.putArray("tools");
     for (Tools.Tool tool : tools.list()) {
-      list.add(tool.toJson(context.version()));
+      if (caller == null || !caller.readOnly() || tool.isReadOnly()) {
+        list.add(tool.toJson(context.version()));
+      }
     }
     if (context.modern()) {
       result.put("ttlMs", TTL_MS);
@@ -259,7 +278,7 @@ final class Dispatcher {
     return result;
   }
 
-  private ObjectNode callTool(Request request, Context context, BooleanSupplier cancelled)
+  private ObjectNode callTool(Request request, Context context, Exchange exchange)
       throws RpcException {
     JsonNode params = request.params();
     JsonNode name = params == null ? null : params.get("name");
@@ -274,18 +293,23 @@ final class Dispatcher {
           "Invalid params: \"arguments\" must be a JSON object, not "
               + ((RawMember.NotAnObject) arguments).type());
     }
-    String tool = name.stringValue();
-    if (!toolNames.contains(tool)) {
-      throw ProtocolErrors.invalidParams("Unknown tool: " + tool);
+    String toolName = name.stringValue();
+    Tools.Tool tool = toolsByName.get(toolName);
+    if (tool == null) {
+      throw ProtocolErrors.invalidParams("Unknown tool: " + toolName);
+    }
+    Caller caller = exchange.caller();
+    if (caller != null && caller.readOnly() && !tool.isReadOnly()) {
+      throw new RpcException(ProtocolErrors.outsideScope(toolName));
     }
     String text =
         arguments instanceof RawMember.ObjectText
             ? ((RawMember.ObjectText) arguments).text()
             : null;
-    return tools.call(tool, text, context.client(), cancelled).toJson();
+    return tools.call(toolName, text, context.client(), caller, exchange).toJson();
   }
 
-  private JsonNode initialize(JsonNode params) throws RpcException {
+  private JsonNode initialize(JsonNode params, Session session) throws RpcException {
     JsonNode requested = params == null ? null : params.get("protocolVersion");
     if (requested == null || !requested.isString()) {
       throw ProtocolErrors.invalidParams(
@@ -298,8 +322,8 @@ final class Dispatcher {
             : Protocol.LEGACY.get(0);
     JsonNode client = params.get("clientInfo");
     // Kept only as self-reported identity for the records: read leniently, never refused.
-    legacyClient = Implementation.from(client);
-    legacyVersion = version;
+    Implementation legacyClient = Implementation.from(client);
+    session.initialized(version, legacyClient);
     log.println(
         "notes-mcp: legacy client "
             + (legacyClient == null
@@ -344,200 +368,12 @@ final class Dispatcher {
     return result;
   }
 
-  /** A legacy session that looks at resources is told when their list changes from then on. */
-  private void usesResources(Context context) {
-    if (!context.modern()) {
-      subscriptions.tellLegacyOfListChanges();
-    }
-  }
-
-  private ObjectNode listResources(JsonNode params, Context context) throws RpcException {
-    usesResources(context);
-    String cursor = optionalString(params, "cursor");
-    Resources.Page page;
-    try {
-      page = resources.list(cursor);
-    } catch (Resources.Refused refused) {
-      throw ProtocolErrors.invalidParams(refused.getMessage());
-    }
-    ObjectNode result = NODES.objectNode();
-    ArrayNode list = result.putArray("resources");
-    boolean titles = Protocol.hasTitles(context.version());
-    for (Resources.Resource resource : page.resources()) {
-      ObjectNode json = list.addObject();
-      json.put("uri", resource.uri());
-      json.put("name", resource.name());
-      if (titles && resource.title() != null) {
-        json.put("title", resource.title());
-      }
-      json.put("mimeType", resource.mimeType());
-    }
-    if (page.nextCursor() != null) {
-      result.put("nextCursor", page.nextCursor());
-    }
-    return result;
-  }
-
-  private ObjectNode listTemplates(JsonNode params, Context context) throws RpcException {
-    usesResources(context);
-    if (optionalString(params, "cursor") != null) {
-      throw ProtocolErrors.invalidParams(
-          "Invalid params: unknown cursor; this server lists every template on one page");
-    }
-    ObjectNode result = NODES.objectNode();
-    ArrayNode list = result.putArray("resourceTemplates");
-    boolean titles = Protocol.hasTitles(context.version());
-    for (Resources.Template template : resources.templates()) {
-      ObjectNode json = list.addObject();
-      json.put("uriTemplate", template.uriTemplate());
-      json.put("name", template.name());
-      if (titles && template.title() != null) {
-        json.put("title", template.title());
-      }
-      json.put("description", template.description());
-      json.put("mimeType", template.mimeType());
-    }
-    return result;
-  }
-
-  /**
-   * A refused read is an error with the program's own words: {@code -32602} in 2026-07-28, whose
-   * resources page names that code for a resource that does not exist; in the legacy era {@code
-   * -32002} for a URI that names no readable resource (2025-11-25's "Resource not found") and
-   * {@code -32602} for one that cannot be read now (too long, changed while read). Both carry the
-   * URI as {@code data.uri}.
-   */
-  private ObjectNode read(JsonNode params, Context context, BooleanSupplier cancelled)
-      throws RpcException {
-    usesResources(context);
-    String uri = uriOf(params);
-    Resources.Contents contents;
-    try {
-      contents = resources.read(uri, context.client(), cancelled);
-    } catch (Resources.Refused refused) {
-      ObjectNode data = NODES.objectNode().put("uri", uri);
-      int code =
-          !context.modern() && refused.notFound() ? RESOURCE_NOT_FOUND : ErrorCodes.INVALID_PARAMS;
-      throw new RpcException(new ErrorObject(code, refused.getMessage(), data));
-    }
-    ObjectNode result = NODES.objectNode();
-    ObjectNode json = result.putArray("contents").addObject();
-    json.put("uri", contents.uri());
-    json.put("mimeType", contents.mimeType());
-    json.put("text", contents.text());
-    return result;
-  }
-
-  private ObjectNode complete(JsonNode params) throws RpcException {
-    JsonNode ref = params == null ? null : params.get("ref");
-    JsonNode argument = params == null ? null : params.get("argument");
-    if (ref == null || !ref.isObject() || !ref.path("type").isString()) {
-      throw ProtocolErrors.invalidParams(
-          "Invalid params: completion/complete needs a \"ref\" object with a string \"type\"");
-    }
-    if (argument == null
-        || !argument.isObject()
-        || !argument.path("name").isString()
-        || !argument.path("value").isString()) {
-      throw ProtocolErrors.invalidParams(
-          "Invalid params: completion/complete needs an \"argument\" object with string"
-              + " \"name\" and \"value\"");
-    }
-    String type = ref.get("type").stringValue();
-    if (type.equals("ref/prompt")) {
-      throw ProtocolErrors.invalidParams("Invalid params: this server has no prompts to complete");
-    }
-    if (!type.equals("ref/resource") || !ref.path("uri").isString()) {
-      throw ProtocolErrors.invalidParams(
-          "Invalid params: ref.type must be \"ref/resource\" with a string \"uri\" (or"
-              + " \"ref/prompt\")");
-    }
-    Resources.Completion completion;
-    try {
-      completion =
-          resources.complete(
-              ref.get("uri").stringValue(),
-              argument.get("name").stringValue(),
-              argument.get("value").stringValue());
-    } catch (Resources.Refused refused) {
-      throw ProtocolErrors.invalidParams("Invalid params: " + refused.getMessage());
-    }
-    ObjectNode result = NODES.objectNode();
-    ObjectNode json = result.putObject("completion");
-    ArrayNode values = json.putArray("values");
-    for (String value : completion.values()) {
-      values.add(value);
-    }
-    json.put("total", completion.total());
-    json.put("hasMore", completion.hasMore());
-    return result;
-  }
-
-  /**
-   * Opens a stream: its acknowledgment is queued now, its notifications follow, and its reply only
-   * when the server ends it. A stream cancelled while it opened is closed at once.
-   */
-  private void listen(Request request, BooleanSupplier cancelled) throws RpcException {
-    JsonNode filter = request.params().get("notifications");
-    if (filter == null || !filter.isObject()) {
-      throw ProtocolErrors.invalidParams(
-          "Invalid params: subscriptions/listen needs a \"notifications\" object");
-    }
-    for (String flag : List.of("toolsListChanged", "promptsListChanged", "resourcesListChanged")) {
-      JsonNode value = filter.get(flag);
-      if (value != null && !value.isBoolean()) {
-        throw ProtocolErrors.invalidParams(
-            "Invalid params: notifications." + flag + " must be a boolean");
-      }
-    }
-    JsonNode asked = filter.get("resourceSubscriptions");
-    List<String> uris = null;
-    if (asked != null) {
-      if (!asked.isArray()) {
-        throw ProtocolErrors.invalidParams(
-            "Invalid params: notifications.resourceSubscriptions must be an array of strings");
-      }
-      uris = new ArrayList<>();
-      for (JsonNode uri : asked) {
-        if (!uri.isString()) {
-          throw ProtocolErrors.invalidParams(
-              "Invalid params: notifications.resourceSubscriptions must be an array of strings");
-        }
-        uris.add(uri.stringValue());
-      }
-    }
-    boolean listChanged = filter.path("resourcesListChanged").asBoolean(false);
-    subscriptions.open(request.id(), listChanged, uris);
-    if (cancelled.getAsBoolean()) {
-      subscriptions.cancel(request.id());
-    }
-  }
-
-  private static String uriOf(JsonNode params) throws RpcException {
-    JsonNode uri = params == null ? null : params.get("uri");
-    if (uri == null || !uri.isString()) {
-      throw ProtocolErrors.invalidParams("Invalid params: a string \"uri\" is required");
-    }
-    return uri.stringValue();
-  }
-
-  private static String optionalString(JsonNode params, String name) throws RpcException {
-    JsonNode value = params == null ? null : params.get(name);
-    if (value == null) {
-      return null;
-    }
-    if (!value.isString()) {
-      throw ProtocolErrors.invalidParams("Invalid params: \"" + name + "\" must be a string");
-    }
-    return value.stringValue();
-  }
-
   private JsonNode finish(Context context, ObjectNode result) {
-    return context.modern() ? complete(result) : result;
+    return context.modern() ? modernResult(result) : result;
   }
 
   /** Adds what every 2026-07-28 result carries: resultType, and the server's identity. */
-  private ObjectNode complete(ObjectNode result) {
+  private ObjectNode modernResult(ObjectNode result) {
     result.put("resultType", "complete");
     result.putObject("_meta").set(Protocol.META_SERVER_INFO, info.toJson());
     return result;

@@ -68,6 +68,19 @@ final class ProtocolErrors {
         "Server overloaded: " + maxInFlight + " requests already in flight; retry later");
   }
 
+  /**
+   * A call of a tool that is not read-only by a caller whose scopes allow read-only tools only (an
+   * HTTP transport answers it 403 with {@code insufficient_scope} before it gets here; this is the
+   * rule itself, for every way a call arrives).
+   */
+  static ErrorObject outsideScope(String tool) {
+    return new ErrorObject(
+        ErrorCodes.INVALID_REQUEST,
+        "Forbidden: "
+            + tool
+            + " is not a read-only tool, and this caller's credential allows read-only tools only");
+  }
+
   /** A bug of ours: a fixed text; the details are on stderr only. */
   static ErrorObject internalError() {
     return new ErrorObject(ErrorCodes.INTERNAL_ERROR, "Internal error; see the server's stderr");

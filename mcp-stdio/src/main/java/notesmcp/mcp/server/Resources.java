@@ -29,11 +29,13 @@ public interface Resources {
    * The contents of the resource {@code uri}.
    *
    * @param client the client's self-reported identity, or null (as {@link Tools#call} is given)
+   * @param caller who the transport authenticated, or null (stdio), as {@link Tools#call} is given
    * @param cancelled true once the client cancelled the request
    * @throws Refused if {@code uri} names nothing readable now; the message says why
    * @throws java.util.concurrent.CancellationException if the read was cancelled before it ran
    */
-  Contents read(String uri, Implementation client, BooleanSupplier cancelled) throws Refused;
+  Contents read(String uri, Implementation client, Caller caller, BooleanSupplier cancelled)
+      throws Refused;
 
   /**
    * Values for the argument {@code argument} of the template {@code uriTemplate} that start with

@@ -82,10 +82,17 @@ public final class Server {
   /** Replies gathered before they are written while more input is already buffered. */
   private static final long FLUSH_AT = 64 * 1024;
 
+  /**
+   * Bytes of change notifications waiting in the outbox above which the notifier waits (it writes
+   * itself when nobody writes).
+   */
+  static final long NOTIFY_ROOM = 1024 * 1024;
+
   private final Options options;
   private final PrintStream log;
-  private final Dispatcher dispatcher;
-  private final Subscriptions subscriptions; // null: no resources
+  private final Core core;
+  private final StdoutOutlet stdout = new StdoutOutlet();
+  private final Session session = new Session(stdout);
   private final Codec codec = new Codec(Protocol.ARGUMENTS);
   private final InFlight inFlight;
   private final AtomicInteger threads = new AtomicInteger();
@@ -104,14 +111,48 @@ public final class Server {
    * ({@link Subscriptions}).
    */
   public Server(Tools tools, Resources resources, Options options, PrintStream log) {
+    this(new Core(tools, resources, options.info(), options.instructions(), log), options, log);
+  }
+
+  /** The stdio door of {@code core}: its one session is the process's. */
+  public Server(Core core, Options options, PrintStream log) {
     this.options = options;
     this.log = log;
-    this.subscriptions =
-        resources == null ? null : new Subscriptions(resources, options.info(), log);
-    this.dispatcher =
-        new Dispatcher(
-            tools, resources, subscriptions, options.info(), options.instructions(), log);
+    this.core = core;
     this.inFlight = new InFlight(options.maxInFlight(), options.admissionWait());
+  }
+
+  /**
+   * Every change stream of a stdio server writes to stdout: the one {@link Outbox}, shared with the
+   * replies. It always has room to queue; its flush writes, and then waits while more than {@link
+   * #NOTIFY_ROOM} bytes wait (writing itself whenever nobody writes): the notifier's back-pressure.
+   */
+  private final class StdoutOutlet implements Outlet {
+    @Override
+    public boolean hasRoom() {
+      return true;
+    }
+
+    @Override
+    public void add(byte[] message) {
+      outbox.add(message);
+    }
+
+    @Override
+    public void flush() {
+      Outbox current = outbox;
+      current.flush();
+      try {
+        current.awaitRoom(NOTIFY_ROOM);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    @Override
+    public void end() {
+      // stdout outlives every stream: it ends with the process
+    }
   }
 
   /**
@@ -121,9 +162,6 @@ public final class Server {
   public void serve(InputStream in, OutputStream out) throws InterruptedException {
     outbox = new Outbox(out, log);
     lines = new LineReader(in, options.maxLineBytes());
-    if (subscriptions != null) {
-      subscriptions.serveInto(outbox);
-    }
     lead =
         new Lead(
             STUCK_AFTER,
@@ -136,9 +174,7 @@ public final class Server {
     startThread();
     inputEnded.await();
     inFlight.awaitAllAnswered();
-    if (subscriptions != null) {
-      subscriptions.endAll(); // each open stream gets its closing result, written by the notifier
-    }
+    core.endAllStreams(); // each open stream gets its closing result, written by the notifier
     // "Stdin closing ends it once admitted work is answered or, if stdout is blocked, within a
     // bounded grace period" (docs/behaviour.md, "Limits").
     if (!outbox.awaitWritten(options.closeGrace(), Duration.ofDays(1))) {
@@ -156,9 +192,7 @@ public final class Server {
    * reading. True if none was left.
    */
   public boolean awaitRepliesWritten(Duration atMost) {
-    if (subscriptions != null) {
-      subscriptions.endAll();
-    }
+    core.endAllStreams();
     Outbox current = outbox;
     return current == null || current.awaitWritten(atMost, atMost);
   }
@@ -291,7 +325,7 @@ public final class Server {
   }
 
   private InFlight.Work receive(byte[] line, int length) {
-    if (dispatcher.servesBatches() && Codec.isBatch(line, length)) {
+    if (core.servesBatches(session) && Codec.isBatch(line, length)) {
       return receiveBatch(line, length);
     }
     Message message;
@@ -361,7 +395,7 @@ public final class Server {
    * lead: while the bound is full of calls being worked on, there is nothing else to take in).
    */
   private InFlight.Call admit(Request request) {
-    if (subscriptions != null && subscriptions.isOpen(request.id())) {
+    if (core.isStreamOpen(stdout, request.id())) {
       // The id of an open subscriptions/listen stream stays in use until the stream ends.
       send(ProtocolErrors.reply(request.id(), ProtocolErrors.idInFlight(request.id())));
       return null;
@@ -387,7 +421,7 @@ public final class Server {
     Id id = new Id(requestId);
     InFlight.Call call =
         inFlight.cancel(id, reason != null && reason.isString() ? reason.stringValue() : null);
-    if (subscriptions != null && subscriptions.cancel(id)) {
+    if (core.cancelStream(stdout, id)) {
       log.println("notes-mcp: subscription " + id + " cancelled by the client");
     }
     if (call != null) {
@@ -403,7 +437,7 @@ public final class Server {
   /** Answers one admitted request: its reply waits in the outbox, then its room is free. */
   private void answer(InFlight.Call call) {
     try {
-      Message reply = dispatcher.reply(call.request, call);
+      Message reply = core.reply(call.request, exchange(call));
       // "Servers ... MUST NOT send any further messages for it" once cancelled.
       if (reply != null && !call.isCancelled()) {
         send(reply);
@@ -420,7 +454,7 @@ public final class Server {
   private void answer(InFlight.Batch batch) {
     for (InFlight.Call call : batch.calls) {
       try {
-        Message reply = dispatcher.reply(call.request, call);
+        Message reply = core.reply(call.request, exchange(call));
         if (reply != null && !call.isCancelled()) {
           batch.replies.add(reply);
         }
@@ -431,6 +465,11 @@ public final class Server {
     if (!batch.replies.isEmpty()) {
       sendBatch(batch.replies);
     }
+  }
+
+  /** A call's circumstances: the process's session, no authenticated caller, stdout. */
+  private Exchange exchange(InFlight.Call call) {
+    return new Exchange(session, null, stdout, call);
   }
 
   /** Queues a batch's replies as one line; {@link #send}'s rule for a bug holds for each. */

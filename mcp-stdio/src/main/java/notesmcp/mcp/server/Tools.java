@@ -7,6 +7,7 @@ import java.util.function.BooleanSupplier;
 import notesmcp.mcp.Protocol;
 import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.text.JsonInput.JsonString;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -30,10 +31,17 @@ public interface Tools {
    *     none: {@code _meta["io.modelcontextprotocol/clientInfo"]} of a 2026-07-28 request, or the
    *     {@code clientInfo} of a legacy session's {@code initialize}. Self-reported, never verified:
    *     fit for a record or a log, never for a decision.
+   * @param caller who the transport authenticated, or null (stdio): verified, unlike {@code
+   *     client}, so fit for decisions and records
    * @param cancelled true once the client cancelled the request; checked before anything runs
    * @throws CancellationException if the call was cancelled before it ran
    */
-  Result call(String name, String rawArguments, Implementation client, BooleanSupplier cancelled);
+  Result call(
+      String name,
+      String rawArguments,
+      Implementation client,
+      Caller caller,
+      BooleanSupplier cancelled);
 
   /**
    * A tool definition as {@code tools/list} advertises it. The schema must not be modified. {@code
@@ -56,6 +64,12 @@ public interface Tools {
     /** A tool without a title. */
     public Tool(String name, String description, ObjectNode inputSchema, ObjectNode annotations) {
       this(name, null, description, inputSchema, annotations);
+    }
+
+    /** Whether the tool does not modify its environment: {@code annotations.readOnlyHint} true. */
+    public boolean isReadOnly() {
+      JsonNode hint = annotations == null ? null : annotations.get("readOnlyHint");
+      return hint != null && hint.isBoolean() && hint.booleanValue();
     }
 
     ObjectNode toJson(String version) {

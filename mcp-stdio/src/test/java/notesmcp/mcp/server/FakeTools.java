@@ -41,7 +41,11 @@ final class FakeTools implements Tools {
 
   @Override
   public Tools.Result call(
-      String name, String rawArguments, Implementation client, BooleanSupplier cancelled) {
+      String name,
+      String rawArguments,
+      Implementation client,
+      Caller caller,
+      BooleanSupplier cancelled) {
     if (cancelled.getAsBoolean()) {
       throw new CancellationException("cancelled before " + name + " ran");
     }

@@ -28,7 +28,11 @@ final class HeldTools implements Tools {
 
   @Override
   public Tools.Result call(
-      String name, String rawArguments, Implementation client, BooleanSupplier cancelled) {
+      String name,
+      String rawArguments,
+      Implementation client,
+      Caller caller,
+      BooleanSupplier cancelled) {
     long end = System.nanoTime() + hold.toNanos();
     while (!cancelled.getAsBoolean() && System.nanoTime() < end) {
       try {
@@ -38,6 +42,6 @@ final class HeldTools implements Tools {
         break;
       }
     }
-    return tools.call(name, rawArguments, client, cancelled);
+    return tools.call(name, rawArguments, client, caller, cancelled);
   }
 }

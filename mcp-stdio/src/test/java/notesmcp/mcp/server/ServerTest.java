@@ -785,14 +785,18 @@ class ServerTest {
 
           @Override
           public Tools.Result call(
-              String name, String rawArguments, Implementation client, BooleanSupplier cancelled) {
+              String name,
+              String rawArguments,
+              Implementation client,
+              Caller caller,
+              BooleanSupplier cancelled) {
             Server.aboutToWait();
             try {
               Thread.sleep(2);
             } catch (InterruptedException e) {
               Thread.currentThread().interrupt();
             }
-            return tools.call(name, rawArguments, client, cancelled);
+            return tools.call(name, rawArguments, client, caller, cancelled);
           }
         };
     String[] lines = new String[200];

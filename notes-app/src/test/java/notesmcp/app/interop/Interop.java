@@ -68,7 +68,7 @@ final class Interop {
     return launcher;
   }
 
-  /** A fixture script in {@code interop/}, after checking that its packages are installed. */
+  /** A fixture script in {@code peers/interop/}, after checking that its packages are installed. */
   static Path script(String name) {
     Path interop = repo().resolve("peers/interop");
     for (String pkg :

@@ -134,12 +134,24 @@ public final class AuditLog {
    * the queue is full. {@code rawArguments} is digested there and never written.
    */
   public void record(String tool, String rawArguments, boolean refused) {
+    record(tool, rawArguments, refused, null);
+  }
+
+  /**
+   * As {@link #record(String, String, boolean)}, for a call its transport authenticated: the line
+   * also names the credential ({@code token}, its name, never the token) and the peer.
+   */
+  public void record(String tool, String rawArguments, boolean refused, Authenticated who) {
     synchronized (this) {
       unwritten++;
     }
     if (!queue.offer(
         new String[] {
-          tool, rawArguments == null ? "" : rawArguments, refused ? "refusal" : "answer"
+          tool,
+          rawArguments == null ? "" : rawArguments,
+          refused ? "refusal" : "answer",
+          who == null ? null : who.name(),
+          who == null ? null : who.peer()
         })) {
       dropped.incrementAndGet();
       written();
@@ -248,6 +260,10 @@ public final class AuditLog {
                 Proposal.sha256(call[1].getBytes(StandardCharsets.UTF_8)),
                 "outcome",
                 call[2]));
+        if (call[4] != null) {
+          members.addAll(
+              List.of("token", call[3] == null ? "(none: -auth none)" : call[3], "peer", call[4]));
+        }
         append(event("call", members.toArray(new String[0])));
       } catch (IOException e) {
         dropped.incrementAndGet();

@@ -17,9 +17,28 @@ import notesmcp.policy.rules.NoteName;
  * @param requester the client's self-reported identity, unverified; null when it gave none
  * @param base for an edit, the note's whole text the proposal was made against (the bytes the
  *     commit checks and the undo restores); null for a new note
+ * @param authenticated the name of the credential its transport authenticated the requester by (a
+ *     token of the HTTP server, never the token), verified; null over stdio
  */
 public record Proposal(
-    String id, NoteName path, String content, Instant createdAt, Requester requester, String base) {
+    String id,
+    NoteName path,
+    String content,
+    Instant createdAt,
+    Requester requester,
+    String base,
+    String authenticated) {
+
+  /** A proposal of a requester no transport authenticated (stdio). */
+  public Proposal(
+      String id,
+      NoteName path,
+      String content,
+      Instant createdAt,
+      Requester requester,
+      String base) {
+    this(id, path, content, createdAt, requester, base, null);
+  }
 
   /** A proposal for a new note. */
   public Proposal(

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
@@ -383,6 +384,14 @@ public final class ProposalDirectory {
    * proposals are pending already (the policy file's {@code maxPending}).
    */
   public Optional<String> blocking(NoteName name, int maxPending) throws IOException {
+    return blocking(name, maxPending, null);
+  }
+
+  /**
+   * As {@link #blocking(NoteName, int)} for a caller authenticated as {@code asker} (null: none):
+   * another caller's pending proposal is not named by its id.
+   */
+  public Optional<String> blocking(NoteName name, int maxPending, String asker) throws IOException {
     int pending = 0;
     for (String id : ids()) {
       if (status(id) != Status.PENDING) {
@@ -396,13 +405,14 @@ public final class ProposalDirectory {
                 + ") cannot be read; a person must run 'notes-mcp review' before anything more"
                 + " can be proposed");
       }
-      if (((Recorded.Valid) entry).proposal().path().equals(name)) {
+      Proposal waiting = ((Recorded.Valid) entry).proposal();
+      if (waiting.path().equals(name)) {
         return Optional.of(
             "a proposal for "
                 + name
-                + " is already pending ("
-                + id
-                + "); a person must approve or reject it with 'notes-mcp review' first");
+                + " is already pending"
+                + (Objects.equals(waiting.authenticated(), asker) ? " (" + id + ")" : "")
+                + "; a person must approve or reject it with 'notes-mcp review' first");
       }
       pending++;
     }

@@ -40,6 +40,10 @@ import tools.jackson.core.json.JsonWriteFeature;
  *  "sha256":"…","createdAt":"…","clientInfo":…,"baseBytes":4,"baseSha256":"…",
  *  "base":"old\n","content":"old\nnew\n"}</pre>
  *
+ * <p>A proposal made by a caller its transport authenticated (a token of the HTTP server) also
+ * holds {@code "authenticatedRequester"}, the credential's name, beside the self-reported {@code
+ * clientInfo}; records without it (made over stdio, or before it existed) read as before.
+ *
  * <p>{@code clientInfo} is {@code null} when the client reported none; {@code "verified":false} is
  * the label {@code docs/approvals.md} describes. A record is read as strictly as a policy file:
  * unknown, duplicate or missing keys, wrong types, a bad name, or {@code bytes}/{@code sha256} that
@@ -53,6 +57,7 @@ final class RecordFormat {
   private static final Set<String> KEYS =
       Set.of("format", "id", "path", "bytes", "sha256", "createdAt", "clientInfo", "content");
   private static final Set<String> EDIT_KEYS = Set.of("baseBytes", "baseSha256", "base");
+  private static final String AUTHENTICATED = "authenticatedRequester";
   private static final JsonFactory JSON =
       JsonFactory.builder()
           .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -115,6 +120,9 @@ final class RecordFormat {
         g.writeBooleanProperty("verified", false);
         g.writeEndObject();
       }
+      if (proposal.authenticated() != null) {
+        g.writeStringProperty(AUTHENTICATED, proposal.authenticated());
+      }
       if (proposal.isEdit()) {
         g.writeNumberProperty("baseBytes", proposal.baseBytes().length);
         g.writeStringProperty("baseSha256", proposal.baseSha256());
@@ -155,7 +163,7 @@ final class RecordFormat {
       }
       String key;
       while ((key = parser.nextName()) != null) {
-        if (!KEYS.contains(key) && !EDIT_KEYS.contains(key)) {
+        if (!KEYS.contains(key) && !EDIT_KEYS.contains(key) && !key.equals(AUTHENTICATED)) {
           throw new Damaged("has an unknown field " + Quote.of(key));
         }
         fields.put(key, value(parser, key));
@@ -264,7 +272,14 @@ final class RecordFormat {
         throw new Damaged("base does not match its recorded length and SHA-256");
       }
     }
-    return new Proposal(id, path, content, createdAt, (Requester) fields.get("clientInfo"), base);
+    return new Proposal(
+        id,
+        path,
+        content,
+        createdAt,
+        (Requester) fields.get("clientInfo"),
+        base,
+        (String) fields.get(AUTHENTICATED));
   }
 
   private static byte[] utf8(String content) throws Damaged {

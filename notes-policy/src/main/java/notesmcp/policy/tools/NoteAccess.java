@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
 import notesmcp.policy.proposals.AuditLog;
+import notesmcp.policy.proposals.Authenticated;
 import notesmcp.policy.proposals.Proposal;
 import notesmcp.policy.proposals.ProposalDirectory;
 import notesmcp.policy.proposals.Requester;
@@ -250,15 +251,33 @@ public final class NoteAccess {
    */
   public Outcome execute(
       String tool, String rawArguments, Requester requester, BooleanSupplier cancelled) {
-    Outcome outcome = run(tool, rawArguments, requester, cancelled);
+    return execute(tool, rawArguments, requester, null, cancelled);
+  }
+
+  /**
+   * Runs one tool call of a caller its transport authenticated ({@code who}; null over stdio): its
+   * name is kept with a proposal as the authenticated requester, {@code proposal_status} answers it
+   * only about its own proposals, and the audit trail names it and its peer.
+   */
+  public Outcome execute(
+      String tool,
+      String rawArguments,
+      Requester requester,
+      Authenticated who,
+      BooleanSupplier cancelled) {
+    Outcome outcome = run(tool, rawArguments, requester, who, cancelled);
     if (audit != null) {
-      audit.record(tool, rawArguments, outcome instanceof Outcome.Refusal);
+      audit.record(tool, rawArguments, outcome instanceof Outcome.Refusal, who);
     }
     return outcome;
   }
 
   private Outcome run(
-      String tool, String rawArguments, Requester requester, BooleanSupplier cancelled) {
+      String tool,
+      String rawArguments,
+      Requester requester,
+      Authenticated who,
+      BooleanSupplier cancelled) {
     if (!has(tool)) {
       throw new IllegalArgumentException("unknown tool " + Quote.of(tool));
     }
@@ -274,13 +293,13 @@ public final class NoteAccess {
         case READ_NOTE:
           return reader.read(arguments);
         case PROPOSE_NOTE:
-          return proposer.propose(arguments, requester);
+          return proposer.propose(arguments, requester, who);
         case SEARCH_NOTES:
           return search.search(arguments);
         case PROPOSE_EDIT:
-          return proposer.proposeEdit(arguments, requester);
+          return proposer.proposeEdit(arguments, requester, who);
         case PROPOSAL_STATUS:
-          return status.answer(arguments);
+          return status.answer(arguments, who);
         default:
           throw new AssertionError(tool);
       }

@@ -5,10 +5,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import notesmcp.files.FileProblem;
+import notesmcp.policy.proposals.Authenticated;
 import notesmcp.policy.proposals.Proposal;
 import notesmcp.policy.proposals.ProposalDirectory;
 import notesmcp.policy.proposals.Requester;
@@ -72,7 +74,8 @@ final class NoteProposer {
     return null;
   }
 
-  Outcome propose(Arguments arguments, Requester requester) throws Arguments.Rejected {
+  Outcome propose(Arguments arguments, Requester requester, Authenticated who)
+      throws Arguments.Rejected {
     arguments.allowOnly(NoteAccess.PROPOSE_NOTE, Set.of("path", "content"));
     String path = arguments.string("path");
     String content = arguments.string("content");
@@ -82,7 +85,14 @@ final class NoteProposer {
       return new Outcome.Refusal(problem);
     }
     Proposal proposal =
-        new Proposal(UUID.randomUUID().toString(), name, content, clock.instant(), requester);
+        new Proposal(
+            UUID.randomUUID().toString(),
+            name,
+            content,
+            clock.instant(),
+            requester,
+            null,
+            Authenticated.nameOf(who));
     synchronized (this) {
       return directory == null ? keepInMemory(proposal) : keepInDirectory(proposal);
     }
@@ -135,19 +145,18 @@ final class NoteProposer {
       if (waiting.path().equals(proposal.path()) && policy.maxPending() > 1) {
         return "a proposal for "
             + waiting.path()
-            + " is already pending ("
-            + waiting.id()
-            + "); at most one proposal per note may wait";
+            + " is already pending"
+            + ownId(waiting, proposal)
+            + "; at most one proposal per note may wait";
       }
     }
     if (kept.size() >= policy.maxPending()) {
       Proposal first = kept.get(0);
+      boolean own = Objects.equals(first.authenticated(), proposal.authenticated());
       return policy.maxPending() == 1
-          ? "a proposal is already pending ("
-              + first.id()
-              + " for "
-              + first.path()
-              + "); this server process holds at most one pending proposal"
+          ? "a proposal is already pending"
+              + (own ? " (" + first.id() + " for " + first.path() + ")" : "")
+              + "; this server process holds at most one pending proposal"
           : "this server process holds at most "
               + policy.maxPending()
               + " pending proposals (maxPending), and "
@@ -161,7 +170,15 @@ final class NoteProposer {
    * {@code propose_edit}: a change to a note that exists, bound to the text it was made against
    * ({@code base_sha256}, the {@code sha256} that read_note gave). Writes nothing.
    */
-  Outcome proposeEdit(Arguments arguments, Requester requester) throws Arguments.Rejected {
+  /** " (ID)" when {@code waiting} is the same caller's as {@code asking}: nobody sees another's. */
+  private static String ownId(Proposal waiting, Proposal asking) {
+    return Objects.equals(waiting.authenticated(), asking.authenticated())
+        ? " (" + waiting.id() + ")"
+        : "";
+  }
+
+  Outcome proposeEdit(Arguments arguments, Requester requester, Authenticated who)
+      throws Arguments.Rejected {
     arguments.allowOnly(
         NoteAccess.PROPOSE_EDIT, Set.of("path", "base_sha256", "content", "append"));
     String path = arguments.string("path");
@@ -208,7 +225,14 @@ final class NoteProposer {
           "the new text is the note's current text; there is nothing to change");
     }
     Proposal proposal =
-        new Proposal(UUID.randomUUID().toString(), name, text, clock.instant(), requester, base);
+        new Proposal(
+            UUID.randomUUID().toString(),
+            name,
+            text,
+            clock.instant(),
+            requester,
+            base,
+            Authenticated.nameOf(who));
     synchronized (this) {
       if (directory == null) {
         String full = inMemoryBlocking(proposal);
@@ -240,7 +264,8 @@ final class NoteProposer {
           new ProposalDirectory.Locked<Outcome>() {
             @Override
             public Outcome run() throws IOException {
-              Optional<String> blocking = directory.blocking(proposal.path(), folderBound());
+              Optional<String> blocking =
+                  directory.blocking(proposal.path(), folderBound(), proposal.authenticated());
               if (blocking.isPresent()) {
                 return new Outcome.Refusal(blocking.get());
               }

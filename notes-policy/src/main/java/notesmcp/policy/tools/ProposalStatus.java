@@ -1,8 +1,10 @@
 package notesmcp.policy.tools;
 
 import java.io.IOException;
+import java.util.Objects;
 import java.util.Set;
 import notesmcp.files.FileProblem;
+import notesmcp.policy.proposals.Authenticated;
 import notesmcp.policy.proposals.Proposal;
 import notesmcp.policy.proposals.ProposalDirectory;
 import notesmcp.policy.proposals.Recorded;
@@ -25,12 +27,13 @@ final class ProposalStatus {
    * {@code proposal_status}: what became of a proposal of this server's folder (or of its memory,
    * when it has none). Reads only; nothing here can approve.
    */
-  Outcome answer(Arguments arguments) throws Arguments.Rejected {
+  Outcome answer(Arguments arguments, Authenticated who) throws Arguments.Rejected {
     arguments.allowOnly(NoteAccess.PROPOSAL_STATUS, Set.of("proposal_id"));
     String id = arguments.string("proposal_id");
+    String asker = Authenticated.nameOf(who);
     if (directory == null) {
       Proposal proposal = proposer.kept(id);
-      if (proposal != null) {
+      if (proposal != null && Objects.equals(proposal.authenticated(), asker)) {
         return statusAnswer(proposal, ProposalDirectory.Status.PENDING);
       }
       return unknownProposal(id);
@@ -41,6 +44,13 @@ final class ProposalStatus {
         return unknownProposal(id);
       }
       Recorded entry = directory.load(id);
+      // Another caller's proposal is answered exactly as one that does not exist; a damaged
+      // record's requester cannot be read, so only a caller no transport authenticated is told.
+      if (entry instanceof Recorded.Damaged
+          ? asker != null
+          : !Objects.equals(((Recorded.Valid) entry).proposal().authenticated(), asker)) {
+        return unknownProposal(id);
+      }
       if (entry instanceof Recorded.Damaged) {
         return new Outcome.Answer(
             JsonText.object("status", status.answer(), "proposal_id", id, "damaged", "true"));

@@ -1,0 +1,192 @@
+package notesmcp.app;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.zip.ZipFile;
+import notesmcp.mcp.server.Authenticator;
+import notesmcp.mcp.server.Core;
+
+/**
+ * The HTTP transport, from the module mcp-http (Jetty): its jars live in a folder {@value #FOLDER}
+ * beside this program's jar in an installed image ({@code lib/app/http/}), or the folder {@value
+ * #FOLDER_ENV} names (the checkout's launcher names {@code mcp-http/target/http/}), and are loaded
+ * only by {@code -serve -http}, by a class loader of their own whose parent is this one, as the
+ * chat and search modules are. So the stdio server never loads a class of Jetty (StartPathIT).
+ * Across the two loaders only JDK types and {@code notesmcp.mcp.server}'s ({@link Core}, {@link
+ * Authenticator}) meet.
+ */
+final class HttpModule {
+  static final String FOLDER = "http";
+  static final String FOLDER_ENV = "NOTES_MCP_HTTP";
+  private static final String ENTRY = "notesmcp.mcp.http.HttpDoor";
+
+  /** The module is missing or damaged; the message says what to build. */
+  static final class Unavailable extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Unavailable(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** A running HTTP door: stop it to end the server. */
+  static final class Door {
+    private final Object door;
+
+    Door(Object door) {
+      this.door = door;
+    }
+
+    void stop() throws Exception {
+      try {
+        door.getClass().getMethod("stop").invoke(door);
+      } catch (InvocationTargetException e) {
+        throw e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
+      }
+    }
+  }
+
+  private HttpModule() {}
+
+  /**
+   * Starts the door; it says where it listens on {@code log}.
+   *
+   * @throws IllegalArgumentException when the settings are refused (a usage error)
+   */
+  static Door start(
+      Core core, Authenticator authenticator, Map<String, String> settings, PrintStream log)
+      throws Unavailable, Exception {
+    URLClassLoader loader = new URLClassLoader("mcp-http", jars(log), Main.class.getClassLoader());
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    // Jetty's logging (SLF4J) finds its provider through ServiceLoader, which looks here.
+    thread.setContextClassLoader(loader);
+    try {
+      Method start =
+          Class.forName(ENTRY, true, loader)
+              .getMethod("start", Core.class, Authenticator.class, Map.class, PrintStream.class);
+      return new Door(start.invoke(null, core, authenticator, settings, log));
+    } catch (InvocationTargetException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof Exception) {
+        throw (Exception) cause;
+      }
+      throw e;
+    } catch (ReflectiveOperationException | LinkageError e) {
+      log.println(
+          "notes-mcp: the HTTP module failed ("
+              + e
+              + "); if it was built from other sources than this program, rebuild both with"
+              + " 'mvn -B -DskipTests -pl mcp-http,notes-app -am package'");
+      throw new Unavailable("the HTTP module could not be loaded");
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
+  }
+
+  private static URL[] jars(PrintStream log) throws Unavailable {
+    Path folder;
+    List<URL> jars = new ArrayList<>();
+    try {
+      String named = System.getenv(FOLDER_ENV);
+      folder = named != null && !named.isEmpty() ? Path.of(named) : besideThisProgram();
+      List<Path> found = new ArrayList<>();
+      if (Files.isDirectory(folder)) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder, "*.jar")) {
+          for (Path jar : entries) {
+            // Only regular files: opening a FIFO named *.jar would block the class loader.
+            if (!Files.isRegularFile(jar, LinkOption.NOFOLLOW_LINKS)) {
+              throw new Unavailable("the HTTP module's " + jar + " is not a regular file");
+            }
+            try (ZipFile zip = new ZipFile(jar.toFile())) {
+              if (zip.size() == 0) {
+                throw new IOException("it holds nothing");
+              }
+              found.add(jar);
+            } catch (IOException damaged) {
+              throw new Unavailable(
+                  "the HTTP module's "
+                      + jar
+                      + " is damaged ("
+                      + damaged.getMessage()
+                      + "); rebuild it with 'mvn -B -DskipTests -pl mcp-http -am package'");
+            }
+          }
+        }
+      }
+      Collections.sort(found);
+      for (Path jar : found) {
+        jars.add(jar.toUri().toURL());
+      }
+    } catch (IOException | URISyntaxException | InvalidPathException e) {
+      throw new Unavailable("cannot find the HTTP module: " + e.getMessage());
+    }
+    if (jars.isEmpty()) {
+      throw new Unavailable(
+          "the HTTP module is not built: "
+              + folder
+              + " holds no jars; build it in the source checkout with"
+              + " 'mvn -B -DskipTests -pl mcp-http -am package' (the ./notes-mcp launcher does"
+              + " this itself the first time -http is asked for)");
+    }
+    return jars.toArray(new URL[0]);
+  }
+
+  private static Path besideThisProgram() throws URISyntaxException {
+    Path self =
+        Path.of(HttpModule.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    return self.getParent().resolve(FOLDER);
+  }
+
+  /**
+   * Returns when the process is asked to stop: SIGTERM or SIGINT. The JDK's signal API ({@code
+   * sun.misc.Signal}, module jdk.unsupported) is reached by reflection, so that the program
+   * compiles and runs without it; where it is missing, the JVM's own handling stands (the shutdown
+   * hook stops the server, and the exit status is the signal's).
+   */
+  static void awaitStopSignal(PrintStream log) throws InterruptedException {
+    CountDownLatch stop = new CountDownLatch(1);
+    try {
+      Class<?> signal = Class.forName("sun.misc.Signal");
+      Class<?> handlerType = Class.forName("sun.misc.SignalHandler");
+      InvocationHandler onSignal =
+          (proxy, method, args) -> {
+            if (method.getName().equals("handle")) {
+              stop.countDown();
+            }
+            return null;
+          };
+      Object handler =
+          Proxy.newProxyInstance(
+              handlerType.getClassLoader(), new Class<?>[] {handlerType}, onSignal);
+      Method handle = signal.getMethod("handle", signal, handlerType);
+      for (String name : new String[] {"TERM", "INT"}) {
+        handle.invoke(null, signal.getConstructor(String.class).newInstance(name), handler);
+      }
+    } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+      log.println(
+          "notes-mcp: this Java runtime cannot catch SIGTERM ("
+              + e
+              + "); a signal ends the"
+              + " server through the JVM's shutdown instead");
+    }
+    stop.await();
+  }
+}
