@@ -267,6 +267,24 @@ public final class Structure {
   }
 
   /**
+   * The bytes of the section that {@code heading} names ({@link #section(String)}), heading line
+   * included, from {@code note}, the bytes this structure was parsed from; or null when no heading
+   * has that name.
+   *
+   * @throws IllegalArgumentException when {@code note} is not as long as the note parsed
+   */
+  public byte[] section(byte[] note, String heading) {
+    if (note.length != noteBytes) {
+      throw new IllegalArgumentException(
+          "a note of " + note.length + " bytes, not the " + noteBytes + " parsed");
+    }
+    Heading found = section(heading);
+    return found == null
+        ? null
+        : java.util.Arrays.copyOfRange(note, found.offset(), found.offset() + found.bytes());
+  }
+
+  /**
    * About how many bytes of heap this structure takes (the path's string, shared with whoever gave
    * it, not counted): the object, its one array and the array's header, with 64-bit compressed
    * references.

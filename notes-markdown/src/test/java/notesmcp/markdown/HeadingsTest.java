@@ -4,7 +4,9 @@ import static notesmcp.markdown.FrontmatterTest.unescape;
 import static notesmcp.markdown.Notes.parse;
 import static notesmcp.markdown.Notes.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -111,6 +113,17 @@ class HeadingsTest {
     assertThat(structure.section("Review#Plan")).isNull();
     assertThat(structure.section("Nothing")).isNull();
     assertThat(structure.section("Plan#Nothing")).isNull();
+  }
+
+  @Test
+  void aSectionsBytesComeFromTheNoteParsed() {
+    String note = "# Plan\nx\n## Risks\nThe line may snap.\n# Log\n";
+    Structure structure = parse(note);
+    assertThat(new String(structure.section(utf8(note), "Plan#Risks"), StandardCharsets.UTF_8))
+        .isEqualTo("## Risks\nThe line may snap.\n");
+    assertThat(structure.section(utf8(note), "Nothing")).isNull();
+    assertThatThrownBy(() -> structure.section(utf8(note + "more"), "Plan"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test

@@ -168,6 +168,33 @@ public final class StructureBench {
         every.size(),
         rounds[2],
         rounds[2] * 1000 / every.size());
+    // A vault ten times as large: the same notes again in copy1/ .. copy9/, so every file name
+    // has ten times the notes (the links of copy0, the vault itself, resolved as before).
+    List<String> tenfold = new ArrayList<>(readable);
+    for (int copy = 1; copy < 10; copy++) {
+      for (String path : readable) {
+        tenfold.add("copy" + copy + "/" + path);
+      }
+    }
+    long built = System.nanoTime();
+    LinkTargets large = LinkTargets.of(tenfold);
+    double buildMs = (System.nanoTime() - built) / 1e6;
+    double[] largeRounds = new double[5];
+    for (int round = 0; round < largeRounds.length; round++) {
+      long cpuStart = threads.getCurrentThreadCpuTime();
+      for (int i = 0; i < every.size(); i++) {
+        large.resolve(every.get(i), from.get(i));
+      }
+      largeRounds[round] = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e6;
+    }
+    Arrays.sort(largeRounds);
+    System.out.printf(
+        Locale.ROOT,
+        "with %d paths (built in %.0f ms): resolve CPU time median of 5 rounds %.0f ms (%.2f us a link)%n",
+        tenfold.size(),
+        buildMs,
+        largeRounds[2],
+        largeRounds[2] * 1000 / every.size());
     long start = System.nanoTime();
     LinkTargets.of(readable);
     System.out.printf(

@@ -123,6 +123,24 @@ class StructureTest {
   }
 
   @Test
+  void namesOfEveryScriptGiveTheirTitleAndTheirLinks() {
+    String note =
+        "# עברית\n[[מסמך ראשון|ראשון]] [[東京/会議 メモ#議題]] ![[Émoji 🙂 🚀]]"
+            + " [t](%D8%A7%D9%84%D8%B9%D8%B1%D8%A8%D9%8A%D8%A9/%D9%85%D9%84%D8%A7%D8%AD%D8%B8%D8%A9.md)"
+            + " #日本語 #𝒳ω\n";
+    Structure structure = Structure.parse(utf8(note), "עברית/מסמך 🙂 𝒳.md");
+    assertThat(structure.title()).isEqualTo("מסמך 🙂 𝒳");
+    assertThat(structure.links())
+        .extracting(Link::path)
+        .containsExactly("מסמך ראשון", "東京/会議 メモ", "Émoji 🙂 🚀", "العربية/ملاحظة.md");
+    assertThat(structure.links().get(1).subpath()).isEqualTo("議題");
+    assertThat(structure.tags()).extracting(Tag::name).containsExactly("日本語", "𝒳ω");
+    for (Link link : structure.links()) {
+      assertThat(Notes.at(note, link.offset(), link.length())).startsWith(link.embed() ? "!" : "[");
+    }
+  }
+
+  @Test
   void everyAccessorDecodesTheSameAgain() {
     Structure structure = parse("---\na: [1, {b: c}]\n---\n# H ^x\n[[L]] #t\n");
     assertThat(structure.links()).isEqualTo(structure.links());
