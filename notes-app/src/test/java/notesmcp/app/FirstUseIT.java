@@ -96,6 +96,7 @@ class FirstUseIT {
             "notes-chat/src/main",
             // The reactor reads every module's pom, even of modules the launcher does not build.
             "notes-dist/pom.xml",
+            "notes-markdown/pom.xml",
             "bench/harness/pom.xml")) {
       copyTree(repo.resolve(path), checkout.resolve(path));
     }
