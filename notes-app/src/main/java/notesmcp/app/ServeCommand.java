@@ -71,7 +71,7 @@ final class ServeCommand {
       }
       maxCalls = policy.maxCalls();
       if (options.http() != null) {
-        http = HttpServe.prepare(options.http(), err);
+        http = HttpServe.prepare(options.http(), options.proposals(), err);
         // Over HTTP the budget is per caller and rolling hour, kept by the transport.
         policy = policy.withMaxCalls(Integer.MAX_VALUE);
       }
