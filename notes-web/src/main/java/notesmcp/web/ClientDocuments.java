@@ -71,6 +71,7 @@ final class ClientDocuments {
   private static final Pattern MAX_AGE = Pattern.compile("max-age=([0-9]{1,9})");
 
   private final boolean loopback;
+  private final boolean http;
   private final PrintStream log;
   private final HttpClient client = new HttpClient();
   private final Map<String, Cached> cache = new LinkedHashMap<>();
@@ -82,7 +83,13 @@ final class ClientDocuments {
    *     and on loopback addresses
    */
   ClientDocuments(boolean loopback, PrintStream log) throws Exception {
+    this(loopback, loopback, log);
+  }
+
+  /** For tests: http allowed or not apart from loopback addresses. */
+  ClientDocuments(boolean http, boolean loopback, PrintStream log) throws Exception {
     this.loopback = loopback;
+    this.http = http;
     this.log = log;
     QueuedThreadPool threads = new QueuedThreadPool(4, 1, 60_000);
     threads.setName("notes-mcp client documents");
@@ -194,7 +201,7 @@ final class ClientDocuments {
       throw refused(url, "it is not a URL");
     }
     boolean https = "https".equals(uri.getScheme());
-    if (!https && !(loopback && "http".equals(uri.getScheme()))) {
+    if (!https && !(http && "http".equals(uri.getScheme()))) {
       throw refused(url, "it is not an https URL");
     }
     if (uri.getHost() == null

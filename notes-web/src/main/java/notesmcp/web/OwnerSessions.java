@@ -1,5 +1,8 @@
 package notesmcp.web;
 
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;
@@ -31,6 +34,8 @@ final class OwnerSessions {
   static final Duration IDLE = Duration.ofHours(2);
   static final Duration LIFETIME = Duration.ofHours(24);
   static final int MAX = 16;
+  static final String NEXT = "__Host-notes-mcp-next";
+  static final long NEXT_LIFETIME_SECONDS = 600;
 
   /** The signed-in owner, as a page sees them: the CSRF token its forms carry. */
   static final class Owner {
@@ -181,15 +186,58 @@ final class OwnerSessions {
         .removeIf(s -> now.isAfter(s.seen.plus(IDLE)) || now.isAfter(s.began.plus(LIFETIME)));
   }
 
+  /**
+   * Remembers, for {@value #NEXT_LIFETIME_SECONDS} s, the page a sign-in page was shown for, in the
+   * cookie {@value #NEXT}: a sign-in link opened in the same browser then goes back to it (to the
+   * consent page the app sent the owner to) rather than to the owner's home page.
+   */
+  static void rememberNext(Response response, String next) {
+    response
+        .getHeaders()
+        .add(
+            HttpHeader.SET_COOKIE,
+            NEXT
+                + "="
+                + URLEncoder.encode(next, StandardCharsets.UTF_8)
+                + "; Path=/; Max-Age="
+                + NEXT_LIFETIME_SECONDS
+                + "; Secure; HttpOnly; SameSite=Strict");
+  }
+
+  static void forgetNext(Response response) {
+    response
+        .getHeaders()
+        .add(
+            HttpHeader.SET_COOKIE,
+            NEXT + "=; Path=/; Max-Age=0; Secure; HttpOnly; SameSite=Strict");
+  }
+
+  /** The page remembered by {@link #rememberNext}, or null. */
+  static String next(Request request) {
+    String value = cookie(request, NEXT);
+    if (value == null) {
+      return null;
+    }
+    try {
+      return URLDecoder.decode(value, StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
   /** The session cookie's value, or null; a request that sends it twice has none. */
   static String cookie(Request request) {
+    return cookie(request, COOKIE);
+  }
+
+  private static String cookie(Request request, String name) {
     String found = null;
     int seen = 0;
     for (String header : request.getHeaders().getValuesList(HttpHeader.COOKIE)) {
       for (String pair : header.split(";")) {
         String trimmed = pair.trim();
         int equals = trimmed.indexOf('=');
-        if (equals > 0 && trimmed.substring(0, equals).equals(COOKIE)) {
+        if (equals > 0 && trimmed.substring(0, equals).equals(name)) {
           found = trimmed.substring(equals + 1);
           seen++;
         }

@@ -48,7 +48,8 @@ final class SignInThrottle {
     if (!until.isAfter(now)) {
       return 0;
     }
-    return Math.max(1, Duration.between(now, until).toSeconds());
+    // Rounded up: waiting the seconds said is always enough.
+    return Math.max(1, (Duration.between(now, until).toMillis() + 999) / 1000);
   }
 
   synchronized void failed(String peer, Instant now) {

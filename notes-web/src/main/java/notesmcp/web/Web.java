@@ -439,6 +439,7 @@ final class Web implements Pages {
       signInPage(response, callback, 200, "/authorize?" + (raw == null ? "" : raw), null);
       return;
     }
+    OwnerSessions.forgetNext(response);
     Instant now = Instant.now();
     Clients.Client client;
     try {
@@ -929,6 +930,9 @@ final class Web implements Pages {
 
   private void signInPage(
       Response response, Callback callback, int status, String next, String problem) {
+    if (!next.equals("/owner")) {
+      OwnerSessions.rememberNext(response, next);
+    }
     boolean hasPassphrase;
     try {
       hasPassphrase = Passphrase.read(store) != null;
@@ -1014,7 +1018,8 @@ final class Web implements Pages {
       return;
     }
     if (!right) {
-      throttle.failed(peer, now);
+      // From when the answer is known: the wait is never eaten by the hash's own time.
+      throttle.failed(peer, Instant.now());
       log.println("notes-mcp: a wrong owner passphrase from " + peer);
       signInPage(response, callback, 401, next, "That is not the passphrase.");
       return;
@@ -1078,7 +1083,11 @@ final class Web implements Pages {
     }
     sessions.signIn(request, response);
     log.println("notes-mcp: the owner signed in (link) from " + Request.getRemoteAddr(request));
-    Html.seeOther(response, callback, issuer.page("/owner"));
+    String next = OwnerSessions.next(request);
+    if (next != null) {
+      OwnerSessions.forgetNext(response);
+    }
+    Html.seeOther(response, callback, issuer.page(next == null ? "/owner" : safeNext(next)));
   }
 
   private void home(Request request, Response response, Callback callback) {
