@@ -51,6 +51,11 @@ final class OAuthWire implements AutoCloseable {
 
   /** A server with {@code -auth oauth}, its proposals (and OAuth state) in {@code dir}. */
   static OAuthWire start(Path dir, String... extra) throws Exception {
+    return start(dir, Map.of(), extra);
+  }
+
+  /** The same, with {@code env} added to the server's environment. */
+  static OAuthWire start(Path dir, Map<String, String> env, String... extra) throws Exception {
     Path root = Fixtures.workspace(dir);
     Path proposals = dir.resolve("proposals");
     Files.createDirectories(proposals);
@@ -58,7 +63,7 @@ final class OAuthWire implements AutoCloseable {
     List<String> flags =
         new ArrayList<>(List.of("-auth", "oauth", "-proposals", proposals.toString()));
     flags.addAll(List.of(extra));
-    return new OAuthWire(HttpWire.start(root, flags.toArray(new String[0])), root, proposals);
+    return new OAuthWire(HttpWire.start(root, env, flags.toArray(new String[0])), root, proposals);
   }
 
   Path state() {
