@@ -73,7 +73,7 @@ final class ClientDocuments {
   private final boolean loopback;
   private final boolean http;
   private final PrintStream log;
-  private final HttpClient client = new HttpClient();
+  private HttpClient client; // started on the first fetch: most servers never fetch one
   private final Map<String, Cached> cache = new LinkedHashMap<>();
 
   private record Cached(Clients.Client client, Instant until) {}
@@ -82,30 +82,41 @@ final class ClientDocuments {
    * @param loopback whether the server's issuer is a loopback http one: documents may then be http
    *     and on loopback addresses
    */
-  ClientDocuments(boolean loopback, PrintStream log) throws Exception {
+  ClientDocuments(boolean loopback, PrintStream log) {
     this(loopback, loopback, log);
   }
 
   /** For tests: http allowed or not apart from loopback addresses. */
-  ClientDocuments(boolean http, boolean loopback, PrintStream log) throws Exception {
+  ClientDocuments(boolean http, boolean loopback, PrintStream log) {
     this.loopback = loopback;
     this.http = http;
     this.log = log;
-    QueuedThreadPool threads = new QueuedThreadPool(4, 1, 60_000);
-    threads.setName("notes-mcp client documents");
-    threads.setDaemon(true);
-    client.setExecutor(threads);
-    client.setSocketAddressResolver(new PublicOnly(loopback));
-    client.setFollowRedirects(false);
-    client.setConnectTimeout(TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
-    client.setIdleTimeout(TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
-    client.setMaxConnectionsPerDestination(2);
-    client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "notes-mcp"));
-    client.start();
   }
 
-  void stop() throws Exception {
-    client.stop();
+  /** Jetty's client, started the first time a document is fetched. */
+  private synchronized HttpClient client() throws Exception {
+    if (client == null) {
+      HttpClient made = new HttpClient();
+      QueuedThreadPool threads = new QueuedThreadPool(4, 1, 60_000);
+      threads.setName("notes-mcp client documents");
+      threads.setDaemon(true);
+      made.setExecutor(threads);
+      made.setSocketAddressResolver(new PublicOnly(loopback));
+      made.setFollowRedirects(false);
+      made.setConnectTimeout(TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
+      made.setIdleTimeout(TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
+      made.setMaxConnectionsPerDestination(2);
+      made.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "notes-mcp"));
+      made.start();
+      client = made;
+    }
+    return client;
+  }
+
+  synchronized void stop() throws Exception {
+    if (client != null) {
+      client.stop();
+    }
   }
 
   /** The client the document at {@code url} describes. */
@@ -118,8 +129,14 @@ final class ClientDocuments {
       cache.remove(url);
     }
     URI uri = checkUrl(url);
+    HttpClient started;
+    try {
+      started = client();
+    } catch (Exception e) {
+      throw refused(url, "the server's HTTP client could not start (" + e + ")");
+    }
     Request request =
-        client
+        started
             .newRequest(uri)
             .method(HttpMethod.GET)
             .headers(h -> h.put(HttpHeader.ACCEPT, "application/json"))
