@@ -210,6 +210,101 @@ class OAuthIT {
   }
 
   @Test
+  void withAnExternalAuthorizationServerItsTokensAreCheckedTheSameWay() throws Exception {
+    com.nimbusds.jose.jwk.ECKey key =
+        new com.nimbusds.jose.jwk.gen.ECKeyGenerator(com.nimbusds.jose.jwk.Curve.P_256)
+            .keyID("external-1")
+            .generate();
+    HttpServer as = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    String issuer = "http://127.0.0.1:" + as.getAddress().getPort();
+    byte[] jwks =
+        ("{\"keys\":[" + key.toPublicJWK().toJSONString() + "]}").getBytes(StandardCharsets.UTF_8);
+    as.createContext(
+        "/jwks",
+        exchange -> {
+          exchange.sendResponseHeaders(200, jwks.length);
+          exchange.getResponseBody().write(jwks);
+          exchange.close();
+        });
+    as.start();
+    int port;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    String resource = "http://127.0.0.1:" + port + "/mcp";
+    try (OAuthWire oauth =
+        OAuthWire.start(
+            dir,
+            "-http",
+            "127.0.0.1:" + port,
+            "-issuer",
+            issuer,
+            "-jwks",
+            issuer + "/jwks",
+            "-resource",
+            resource)) {
+      JsonNode prm = oauth.get("/.well-known/oauth-protected-resource/mcp", null).json();
+      assertThat(prm.get("resource").stringValue()).isEqualTo(resource);
+      assertThat(prm.get("authorization_servers").get(0).stringValue()).isEqualTo(issuer);
+      assertThat(oauth.get("/.well-known/oauth-authorization-server", null).status())
+          .isEqualTo(404);
+      assertThat(oauth.get("/authorize?client_id=x", null).status()).isEqualTo(404);
+
+      java.time.Instant now = java.time.Instant.now();
+      com.nimbusds.jwt.JWTClaimsSet.Builder claims =
+          new com.nimbusds.jwt.JWTClaimsSet.Builder()
+              .issuer(issuer)
+              .audience(resource)
+              .subject("someone")
+              .claim("client_id", "their-client")
+              .claim("scope", "notes:read")
+              .jwtID("j1")
+              .issueTime(java.util.Date.from(now))
+              .expirationTime(java.util.Date.from(now.plusSeconds(300)));
+      String good = sign(key, claims);
+      HttpWire.Reply read = oauth.server.call(good, "read_note", "{\"path\":\"notes.txt\"}");
+      assertThat(read.status()).isEqualTo(200);
+      assertThat(
+              oauth
+                  .server
+                  .call(good, "propose_note", "{\"path\":\"draft.txt\",\"content\":\"x\"}")
+                  .status())
+          .isEqualTo(403);
+      for (String bad :
+          new String[] {
+            sign(key, claims.audience("http://127.0.0.1:1/mcp")),
+            sign(key, claims.audience(resource).issuer("http://127.0.0.1:2")),
+            sign(
+                new com.nimbusds.jose.jwk.gen.ECKeyGenerator(com.nimbusds.jose.jwk.Curve.P_256)
+                    .keyID("external-1")
+                    .generate(),
+                claims.issuer(issuer))
+          }) {
+        assertThat(oauth.server.call(bad, "read_note", "{\"path\":\"notes.txt\"}").status())
+            .isEqualTo(401);
+      }
+      assertThat(oauth.state().resolve("signing-key.jwk")).doesNotExist();
+      assertThat(oauth.server.violations()).isEmpty();
+    } finally {
+      as.stop(0);
+    }
+  }
+
+  private static String sign(
+      com.nimbusds.jose.jwk.ECKey key, com.nimbusds.jwt.JWTClaimsSet.Builder claims)
+      throws Exception {
+    com.nimbusds.jwt.SignedJWT jwt =
+        new com.nimbusds.jwt.SignedJWT(
+            new com.nimbusds.jose.JWSHeader.Builder(com.nimbusds.jose.JWSAlgorithm.ES256)
+                .type(new com.nimbusds.jose.JOSEObjectType("at+jwt"))
+                .keyID(key.getKeyID())
+                .build(),
+            claims.build());
+    jwt.sign(new com.nimbusds.jose.crypto.ECDSASigner(key));
+    return jwt.serialize();
+  }
+
+  @Test
   void aClientIdMetadataDocumentIsFetchedAndItsClientServed() throws Exception {
     HttpServer documents = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     String url = "http://127.0.0.1:" + documents.getAddress().getPort() + "/client.json";

@@ -16,9 +16,9 @@ import tools.jackson.databind.node.ObjectNode;
  * The owner's passphrase (docs/oauth.md, "Signing in"), kept in {@value #FILE} only as
  * PBKDF2-HMAC-SHA256 with {@value #ITERATIONS} iterations of a 128-bit random salt, 256 bits long:
  * the JDK's own slow hash (no memory-hard one ships with Java 17), at the iteration count OWASP's
- * password storage guidance gives for it. A guess costs the server about half a second of one core,
- * which is also why sign-in attempts are throttled ({@link SignInThrottle}) and verified one at a
- * time.
+ * password storage guidance gives for it. A guess costs the server 0.6 s of one core (about 4 s
+ * under the launcher's C1-only JIT; BENCHMARKS.md), which is also why sign-in attempts are
+ * throttled ({@link SignInThrottle}) and verified one at a time.
  */
 final class Passphrase {
   static final String FILE = "owner.json";
