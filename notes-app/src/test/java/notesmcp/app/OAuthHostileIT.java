@@ -351,6 +351,22 @@ class OAuthHostileIT {
   void wrongPassphrasesAreThrottledWithAGrowingWaitAndTheRightOneWaitsToo() throws Exception {
     try (OAuthWire oauth = OAuthWire.start(dir)) {
       String passphrase = "correct horse battery staple";
+      // Never from stdin: without a terminal nothing is asked and nothing is kept.
+      Launch.Result piped =
+          Launch.run(
+              dir,
+              Map.of(),
+              passphrase + "\n" + passphrase + "\n",
+              Launch.withoutTerminal(
+                  List.of(
+                      WireServer.launcher().toString(),
+                      "owner",
+                      "passphrase",
+                      "-proposals",
+                      oauth.proposals.toString())));
+      assertThat(piped.exit()).isEqualTo(2);
+      assertThat(piped.stderr()).contains("asks on the terminal (/dev/tty)");
+      assertThat(oauth.state().resolve("owner.json")).doesNotExist();
       Launch.Result set =
           Launch.run(
               dir,
