@@ -49,6 +49,12 @@ final class Help {
             Build or bring up to date search_notes' kept index for PATH under FILE (as
             the first search would; a server runs this itself when it finds none), then
             exit. Notes are read as read_note reads them; nothing on stdout.
+        notes-mcp owner passphrase|link|grants|revoke CLIENT -proposals DIR
+                        [-root PATH] [-policy FILE] [-issuer URL]
+            For a server run with -http ... -auth oauth (docs/oauth.md), with its own
+            flags: set the owner's passphrase (asked twice on the terminal), print a
+            single-use sign-in link (10 minutes; its last stdout line), list the
+            grants the owner approved, or revoke a client's grants.
         notes-mcp chat -root PATH -model NAME [-provider ollama|openai] [-model-url URL]
                        [-max-tool-calls N] [-proposals DIR] [-server-command CMD]
             An assistant over this server: your messages from stdin, one per line, until

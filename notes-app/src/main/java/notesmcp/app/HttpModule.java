@@ -24,18 +24,25 @@ import notesmcp.mcp.server.Authenticator;
 import notesmcp.mcp.server.Core;
 
 /**
- * The HTTP transport, from the module mcp-http (Jetty): its jars live in a folder {@value #FOLDER}
- * beside this program's jar in an installed image ({@code lib/app/http/}), or the folder {@value
- * #FOLDER_ENV} names (the checkout's launcher names {@code mcp-http/target/http/}), and are loaded
- * only by {@code -serve -http}, by a class loader of their own whose parent is this one, as the
- * chat and search modules are. So the stdio server never loads a class of Jetty (StartPathIT).
- * Across the two loaders only JDK types and {@code notesmcp.mcp.server}'s ({@link Core}, {@link
- * Authenticator}) meet.
+ * The HTTP transport, from the modules mcp-http (Jetty) and notes-web (OAuth, the owner's pages):
+ * their jars live in a folder {@value #FOLDER} beside this program's jar in an installed image
+ * ({@code lib/app/http/}), or the folder {@value #FOLDER_ENV} names (the checkout's launcher names
+ * {@code notes-web/target/http/}, which notes-web lays out whole), and are loaded only by {@code
+ * -serve -http} and the {@code owner} commands, by a class loader of their own whose parent is this
+ * one, as the chat and search modules are. So the stdio server never loads a class of Jetty
+ * (StartPathIT). Across the two loaders only JDK types and {@code notesmcp.mcp.server}'s ({@link
+ * Core}, {@link Authenticator}) meet.
  */
 final class HttpModule {
   static final String FOLDER = "http";
   static final String FOLDER_ENV = "NOTES_MCP_HTTP";
   private static final String ENTRY = "notesmcp.mcp.http.HttpDoor";
+
+  /** {@code -auth oauth}'s door (module notes-web, in the same folder): the same signature. */
+  private static final String OAUTH_ENTRY = "notesmcp.web.WebDoor";
+
+  /** The {@code owner} commands (module notes-web). */
+  private static final String OWNER_ENTRY = "notesmcp.web.OwnerCommand";
 
   /** The module is missing or damaged; the message says what to build. */
   static final class Unavailable extends Exception {
@@ -78,9 +85,10 @@ final class HttpModule {
     ClassLoader previous = thread.getContextClassLoader();
     // Jetty's logging (SLF4J) finds its provider through ServiceLoader, which looks here.
     thread.setContextClassLoader(loader);
+    String entry = "oauth".equals(settings.get("auth")) ? OAUTH_ENTRY : ENTRY;
     try {
       Method start =
-          Class.forName(ENTRY, true, loader)
+          Class.forName(entry, true, loader)
               .getMethod("start", Core.class, Authenticator.class, Map.class, PrintStream.class);
       return new Door(start.invoke(null, core, authenticator, settings, log));
     } catch (InvocationTargetException e) {
@@ -94,7 +102,43 @@ final class HttpModule {
           "notes-mcp: the HTTP module failed ("
               + e
               + "); if it was built from other sources than this program, rebuild both with"
-              + " 'mvn -B -DskipTests -pl mcp-http,notes-app -am package'");
+              + " 'mvn -B -DskipTests -pl notes-web,notes-app -am package'");
+      throw new Unavailable("the HTTP module could not be loaded");
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
+  }
+
+  /**
+   * Runs an {@code owner} command of module notes-web ({@code OwnerCommand.run(action, settings,
+   * out, err)}); returns its exit code.
+   */
+  static int owner(String action, Map<String, String> settings, PrintStream out, PrintStream err)
+      throws Unavailable {
+    URLClassLoader loader = new URLClassLoader("mcp-http", jars(err), Main.class.getClassLoader());
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    thread.setContextClassLoader(loader);
+    try {
+      Method run =
+          Class.forName(OWNER_ENTRY, true, loader)
+              .getMethod("run", String.class, Map.class, PrintStream.class, PrintStream.class);
+      return (Integer) run.invoke(null, action, settings, out, err);
+    } catch (InvocationTargetException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException) {
+        throw (RuntimeException) cause;
+      }
+      if (cause instanceof Error) {
+        throw (Error) cause;
+      }
+      throw new IllegalStateException(cause);
+    } catch (ReflectiveOperationException | LinkageError e) {
+      err.println(
+          "notes-mcp: the HTTP module failed ("
+              + e
+              + "); if it was built from other sources than this program, rebuild both with"
+              + " 'mvn -B -DskipTests -pl notes-web,notes-app -am package'");
       throw new Unavailable("the HTTP module could not be loaded");
     } finally {
       thread.setContextClassLoader(previous);
@@ -126,7 +170,7 @@ final class HttpModule {
                       + jar
                       + " is damaged ("
                       + damaged.getMessage()
-                      + "); rebuild it with 'mvn -B -DskipTests -pl mcp-http -am package'");
+                      + "); rebuild it with 'mvn -B -DskipTests -pl notes-web -am package'");
             }
           }
         }
@@ -143,7 +187,7 @@ final class HttpModule {
           "the HTTP module is not built: "
               + folder
               + " holds no jars; build it in the source checkout with"
-              + " 'mvn -B -DskipTests -pl mcp-http -am package' (the ./notes-mcp launcher does"
+              + " 'mvn -B -DskipTests -pl notes-web -am package' (the ./notes-mcp launcher does"
               + " this itself the first time -http is asked for)");
     }
     return jars.toArray(new URL[0]);

@@ -25,7 +25,8 @@ final class HttpServe {
   private static final int MAX_PEM_BYTES = 1024 * 1024;
 
   private final Options.Http options;
-  private final Authenticator authenticator; // null: -auth none
+  private final Authenticator authenticator; // null: -auth none, or -auth oauth without -tokens
+  private Path proposals; // -auth oauth keeps its state there
   private final String certificates;
   private final String key;
 
@@ -44,6 +45,17 @@ final class HttpServe {
     Unusable(String message) {
       super(message, null, false, false);
     }
+  }
+
+  /**
+   * Reads the tokens and TLS files, carefully; nothing is created on disk.
+   *
+   * @param proposals the proposals folder ({@code -auth oauth} keeps its state in it), or null
+   */
+  static HttpServe prepare(Options.Http options, Path proposals, PrintStream log) throws Unusable {
+    HttpServe prepared = prepare(options, log);
+    prepared.proposals = proposals;
+    return prepared;
   }
 
   /** Reads the tokens and TLS files, carefully; nothing is created on disk. */
@@ -114,7 +126,7 @@ final class HttpServe {
    * @param maxCalls the policy's {@code maxCalls}: over HTTP, per caller and rolling hour
    */
   ExitCode serve(Core core, int maxCalls, Runnable atEnd, PrintStream log) {
-    if (authenticator == null) {
+    if (authenticator == null && !options.oauth()) {
       log.println(
           "notes-mcp: authentication is off (-auth none): any program on this machine that can"
               + " reach "
@@ -127,6 +139,13 @@ final class HttpServe {
     settings.put("allowedHosts", String.join("\n", options.allowedHosts()));
     settings.put("maxCallsPerHour", Integer.toString(maxCalls));
     settings.put("maxProposalsPerHour", Integer.toString(options.maxProposals()));
+    if (options.oauth()) {
+      settings.put("auth", "oauth");
+      putIfGiven(settings, "proposals", proposals == null ? null : proposals.toString());
+      putIfGiven(settings, "issuer", options.issuer());
+      putIfGiven(settings, "jwks", options.jwks());
+      putIfGiven(settings, "resource", options.resource());
+    }
     if (certificates != null) {
       settings.put("tlsCertificates", certificates);
       settings.put("tlsKey", key);
@@ -174,6 +193,12 @@ final class HttpServe {
     stopDoor(door, log);
     atEnd.run();
     return ExitCode.OK;
+  }
+
+  private static void putIfGiven(Map<String, String> settings, String key, String value) {
+    if (value != null) {
+      settings.put(key, value);
+    }
   }
 
   private static void stopDoor(HttpModule.Door door, PrintStream log) {

@@ -79,6 +79,12 @@ public final class Main {
           new PrintStream(out, true, StandardCharsets.UTF_8),
           err);
     }
+    if (args.length > 0 && args[0].equals(OwnerCommand.WORD)) {
+      return OwnerCommand.run(
+          Arrays.copyOfRange(args, 1, args.length),
+          new PrintStream(out, true, StandardCharsets.UTF_8),
+          err);
+    }
     if (args.length > 0 && args[0].equals(IndexCommand.WORD)) {
       return IndexCommand.run(Arrays.copyOfRange(args, 1, args.length), in, out, err, seams);
     }

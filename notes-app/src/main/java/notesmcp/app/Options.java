@@ -51,9 +51,15 @@ record Options(
 
   /**
    * {@code -serve -http HOST:PORT} and what goes with it (docs/http.md): where to listen, how
-   * callers authenticate ({@code token}, the default, or {@code none}, loopback only), the tokens
-   * file, TLS, the extra names the server is reached by, and the proposals a caller may make in an
-   * hour.
+   * callers authenticate ({@code token}, the default, {@code oauth} (docs/oauth.md), or {@code
+   * none}, loopback only), the tokens file, TLS, the extra names the server is reached by, and the
+   * proposals a caller may make in an hour.
+   *
+   * @param tokenAuth whether the tokens file is checked: {@code -auth token}, or {@code -auth
+   *     oauth} with {@code -tokens}
+   * @param oauth {@code -auth oauth}: OAuth access tokens, from the built-in authorization server
+   *     ({@code issuer} its public address, or null for the loopback address bound) or from an
+   *     external one ({@code jwks} its keys, {@code resource} this server's public URL)
    */
   record Http(
       String host,
@@ -63,7 +69,11 @@ record Options(
       Path tlsCert,
       Path tlsKey,
       List<String> allowedHosts,
-      int maxProposals) {
+      int maxProposals,
+      boolean oauth,
+      String issuer,
+      String jwks,
+      String resource) {
     /** Proposals (calls of tools that are not read-only) one caller may make in an hour. */
     static final int DEFAULT_MAX_PROPOSALS = 60;
 
@@ -97,7 +107,17 @@ record Options(
 
   /** Flags of {@code -serve -http} only. */
   private static final Set<String> HTTP_FLAGS =
-      Set.of("http", "auth", "tokens", "tls-cert", "tls-key", "allowed-host", "max-proposals");
+      Set.of(
+          "http",
+          "auth",
+          "tokens",
+          "tls-cert",
+          "tls-key",
+          "allowed-host",
+          "max-proposals",
+          "issuer",
+          "jwks",
+          "resource");
 
   /** Flags that take a value. */
   private static final Set<String> VALUED =
@@ -122,7 +142,10 @@ record Options(
           "tls-cert",
           "tls-key",
           "allowed-host",
-          "max-proposals");
+          "max-proposals",
+          "issuer",
+          "jwks",
+          "resource");
 
   static Options parse(List<String> args) throws UsageException {
     boolean serve = false;
@@ -155,6 +178,9 @@ record Options(
     Path tlsKey = null;
     List<String> allowedHosts = new java.util.ArrayList<>();
     Integer maxProposals = null;
+    String issuer = null;
+    String jwks = null;
+    String resource = null;
     boolean anyHttpFlag = false;
     for (int i = 0; i < args.size(); i++) {
       String word = args.get(i);
@@ -201,6 +227,9 @@ record Options(
         case "tls-key" -> tlsKey = flag.path();
         case "allowed-host" -> allowedHosts.add(allowedHost(flag.value));
         case "max-proposals" -> maxProposals = count("-max-proposals", flag.value);
+        case "issuer" -> issuer = flag.value;
+        case "jwks" -> jwks = flag.value;
+        case "resource" -> resource = flag.value;
         default -> throw new AssertionError(flag.name);
       }
     }
@@ -234,12 +263,21 @@ record Options(
             null);
     if (anyHttpFlag && (!serve || review || config)) {
       throw new UsageException(
-          "-http, -auth, -tokens, -tls-cert, -tls-key, -allowed-host and -max-proposals go with"
-              + " -serve only");
+          "-http, -auth, -tokens, -tls-cert, -tls-key, -allowed-host, -max-proposals, -issuer,"
+              + " -jwks and -resource go with -serve only");
     }
     if (anyHttpFlag) {
       parsed =
-          parsed.withHttp(http(http, auth, tokens, tlsCert, tlsKey, allowedHosts, maxProposals));
+          parsed.withHttp(
+              http(
+                  http,
+                  auth,
+                  tokens,
+                  tlsCert,
+                  tlsKey,
+                  allowedHosts,
+                  maxProposals,
+                  new OAuthFlags(issuer, jwks, resource, proposals != null)));
     }
     if (review) {
       return parsed.forReview(serve);
@@ -431,6 +469,13 @@ record Options(
    * -tokens FILE}) or {@code none}, which only a loopback address may use; an address beyond this
    * machine needs {@code token} and TLS ({@code -tls-cert} with {@code -tls-key}).
    */
+  /** The flags of {@code -auth oauth}, and whether {@code -proposals} was given. */
+  private record OAuthFlags(String issuer, String jwks, String resource, boolean proposals) {
+    boolean any() {
+      return issuer != null || jwks != null || resource != null;
+    }
+  }
+
   private static Http http(
       String address,
       String auth,
@@ -438,7 +483,8 @@ record Options(
       Path tlsCert,
       Path tlsKey,
       List<String> allowedHosts,
-      Integer maxProposals)
+      Integer maxProposals,
+      OAuthFlags oauth)
       throws UsageException {
     if (address == null) {
       throw new UsageException(
@@ -463,17 +509,26 @@ record Options(
               + "\"");
     }
     boolean tokenAuth;
+    boolean oauthAuth = "oauth".equals(auth);
     if (auth == null || auth.equals("token")) {
       tokenAuth = true;
     } else if (auth.equals("none")) {
       tokenAuth = false;
+    } else if (oauthAuth) {
+      tokenAuth = tokens != null;
     } else {
-      throw new UsageException("-auth takes token or none, not \"" + auth + "\"");
+      throw new UsageException("-auth takes token, oauth or none, not \"" + auth + "\"");
+    }
+    if (!oauthAuth && oauth.any()) {
+      throw new UsageException("-issuer, -jwks and -resource go with -auth oauth");
+    }
+    if (oauthAuth) {
+      checkOAuth(oauth, Http.isLoopback(host));
     }
     if (tokenAuth && tokens == null) {
       throw new UsageException(
-          "-http needs -tokens FILE (made by 'notes-mcp token add NAME -tokens FILE'), or -auth"
-              + " none on a loopback address");
+          "-http needs -tokens FILE (made by 'notes-mcp token add NAME -tokens FILE'), -auth"
+              + " oauth (docs/oauth.md), or -auth none on a loopback address");
     }
     if (!tokenAuth && tokens != null) {
       throw new UsageException("-tokens goes with -auth token, not -auth none");
@@ -482,7 +537,7 @@ record Options(
       throw new UsageException("-tls-cert and -tls-key go together");
     }
     boolean loopback = Http.isLoopback(host);
-    if (!tokenAuth && !loopback) {
+    if (!tokenAuth && !oauthAuth && !loopback) {
       throw new UsageException(
           "-auth none is only for a loopback address (127.0.0.1, ::1, localhost), not " + host);
     }
@@ -502,7 +557,40 @@ record Options(
         tlsCert,
         tlsKey,
         List.copyOf(allowedHosts),
-        maxProposals == null ? Http.DEFAULT_MAX_PROPOSALS : maxProposals);
+        maxProposals == null ? Http.DEFAULT_MAX_PROPOSALS : maxProposals,
+        oauthAuth,
+        oauth.issuer(),
+        oauth.jwks(),
+        oauth.resource());
+  }
+
+  /**
+   * {@code -auth oauth} (docs/oauth.md): its state is kept in the proposals folder, so {@code
+   * -proposals} is required; {@code -issuer} may be left out only on a loopback address (the issuer
+   * is then that address and its port); {@code -jwks} (an external authorization server) needs
+   * {@code -issuer} and {@code -resource}, and {@code -resource} goes with {@code -jwks} only. The
+   * URLs themselves are checked when the server starts.
+   */
+  private static void checkOAuth(OAuthFlags oauth, boolean loopback) throws UsageException {
+    if (!oauth.proposals()) {
+      throw new UsageException(
+          "-auth oauth needs -proposals DIR: its state (keys, grants, the owner's passphrase) is"
+              + " kept there, in oauth/");
+    }
+    if (oauth.issuer() == null && !loopback) {
+      throw new UsageException(
+          "-auth oauth needs -issuer https://HOST, the public address the server is reached by");
+    }
+    if (oauth.jwks() != null && (oauth.issuer() == null || oauth.resource() == null)) {
+      throw new UsageException(
+          "-jwks URL (an external authorization server) needs -issuer (that server's) and"
+              + " -resource (this server's public URL, ending in /mcp)");
+    }
+    if (oauth.resource() != null && oauth.jwks() == null) {
+      throw new UsageException(
+          "-resource goes with -jwks; the built-in authorization server's resource is the"
+              + " issuer followed by /mcp");
+    }
   }
 
   /**

@@ -64,7 +64,7 @@ final class ServeCommand {
       maxCalls = policy.maxCalls();
       if (options.http() != null) {
         // Checked before anything is made on disk, as every option is.
-        http = HttpServe.prepare(options.http(), err);
+        http = HttpServe.prepare(options.http(), options.proposals(), err);
         // Over HTTP the budget is per caller and rolling hour, kept by the transport.
         policy = policy.withMaxCalls(Integer.MAX_VALUE);
       }

@@ -92,6 +92,8 @@ class FirstUseIT {
             "notes-search/src/main",
             "mcp-http/pom.xml",
             "mcp-http/src/main",
+            "notes-web/pom.xml",
+            "notes-web/src/main",
             "notes-chat/pom.xml",
             "notes-chat/src/main",
             // The reactor reads every module's pom, even of modules the launcher does not build.

@@ -163,10 +163,12 @@ class DistIT {
               image + "lib/app/native/libnotesmcp.so",
               image + "lib/app/chat/notes-chat-" + VERSION + ".jar",
               image + "lib/app/search/notes-search-" + VERSION + ".jar",
-              image + "lib/app/http/mcp-http-" + VERSION + ".jar")
+              image + "lib/app/http/mcp-http-" + VERSION + ".jar",
+              image + "lib/app/http/notes-web-" + VERSION + ".jar")
           .anyMatch(entry -> entry.matches(".*/lib/app/chat/langchain4j-core-.*\\.jar"))
           .anyMatch(entry -> entry.matches(".*/lib/app/search/lucene-core-.*\\.jar"))
-          .anyMatch(entry -> entry.matches(".*/lib/app/http/jetty-server-.*\\.jar"));
+          .anyMatch(entry -> entry.matches(".*/lib/app/http/jetty-server-.*\\.jar"))
+          .anyMatch(entry -> entry.matches(".*/lib/app/http/nimbus-jose-jwt-.*\\.jar"));
     }
     for (Path executable : List.of(tarExecutable, debExecutable)) {
       assertThat(executable).isRegularFile().isExecutable();
@@ -249,6 +251,74 @@ class DistIT {
 
     assertThat(read.exit()).as(read.err()).isZero();
     assertThat(read.out()).contains("Monday: ship the preview.");
+  }
+
+  /**
+   * The packaged image serves HTTP with OAuth from its http/ folder on its own runtime: the
+   * authorization server's metadata, its ES256 key (jdk.crypto.ec), a registration.
+   */
+  @Test
+  @Timeout(value = 120, unit = TimeUnit.SECONDS)
+  void thePackagedServerServesOAuthOverHttp() throws Exception {
+    Path proposals = Files.createDirectories(dir.resolve("oauth-proposals"));
+    Files.setPosixFilePermissions(
+        proposals, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    Path err = dir.resolve("oauth-serve.err");
+    Process serve =
+        new ProcessBuilder(
+                tarExecutable.toString(),
+                "-serve",
+                "-root",
+                workspace.toString(),
+                "-proposals",
+                proposals.toString(),
+                "-http",
+                "127.0.0.1:0",
+                "-auth",
+                "oauth")
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(err.toFile())
+            .start();
+    try {
+      Pattern listening = Pattern.compile("listening on (http://127\\.0\\.0\\.1:[0-9]+)/mcp");
+      Matcher found = listening.matcher("");
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!found.find()) {
+        assertThat(serve.isAlive()).as(Files.readString(err)).isTrue();
+        assertThat(System.nanoTime()).as(Files.readString(err)).isLessThan(deadline);
+        Thread.sleep(50);
+        found = listening.matcher(Files.readString(err));
+      }
+      String base = found.group(1);
+      java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+      java.net.http.HttpResponse<String> metadata =
+          client.send(
+              java.net.http.HttpRequest.newBuilder(
+                      java.net.URI.create(base + "/.well-known/oauth-authorization-server"))
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(metadata.statusCode()).isEqualTo(200);
+      assertThat(JSON.readTree(metadata.body()).get("issuer").stringValue()).isEqualTo(base);
+      java.net.http.HttpResponse<String> keys =
+          client.send(
+              java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/jwks")).build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(JSON.readTree(keys.body()).at("/keys/0/crv").stringValue()).isEqualTo("P-256");
+      java.net.http.HttpResponse<String> registered =
+          client.send(
+              java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/register"))
+                  .header("Content-Type", "application/json")
+                  .POST(
+                      java.net.http.HttpRequest.BodyPublishers.ofString(
+                          "{\"client_name\":\"dist\",\"redirect_uris\":[\"http://127.0.0.1:9/cb\"]}"))
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(registered.statusCode()).as(registered.body()).isEqualTo(201);
+      assertThat(Files.readString(err)).doesNotContain("Exception");
+    } finally {
+      serve.destroy();
+      serve.waitFor(10, TimeUnit.SECONDS);
+    }
   }
 
   /**

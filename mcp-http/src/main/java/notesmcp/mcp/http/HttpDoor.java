@@ -76,6 +76,20 @@ public final class HttpDoor {
   public static HttpDoor start(
       Core core, Authenticator authenticator, Map<String, String> settings, PrintStream log)
       throws Exception {
+    return start(core, authenticator, settings, log, null);
+  }
+
+  /**
+   * Starts serving as {@link #start(Core, Authenticator, Map, PrintStream)} does, with {@code
+   * pages} answering every path but {@code /mcp} (null: none, 404).
+   */
+  public static HttpDoor start(
+      Core core,
+      Authenticator authenticator,
+      Map<String, String> settings,
+      PrintStream log,
+      Pages pages)
+      throws Exception {
     String host = settings.get("host");
     int port = Integer.parseInt(settings.get("port"));
     boolean tls = settings.get("tlsCertificates") != null;
@@ -141,7 +155,7 @@ public final class HttpDoor {
     limit.setEndPointIdleTimeout(BUSY_IDLE_MS);
     server.addBean(limit);
 
-    McpEndpoint endpoint = new McpEndpoint(core, authenticator, quotas, log);
+    McpEndpoint endpoint = new McpEndpoint(core, authenticator, quotas, log, pages);
     // The graceful stop waits (up to STOP_TIMEOUT_MS) for the requests being answered.
     QuietConnections quiet =
         new QuietConnections(
@@ -150,11 +164,19 @@ public final class HttpDoor {
     server.setHandler(quiet);
     server.start();
     int real = connector.getLocalPort();
+    String url = (tls ? "https://" : "http://") + HostCheck.hostPart(host) + ":" + real + "/mcp";
+    if (pages != null) {
+      try {
+        pages.listening(url);
+      } catch (RuntimeException e) {
+        server.stop();
+        throw e;
+      }
+    }
     endpoint.serve(new HostCheck(host, real, allowed), server.getScheduler());
     quiet.start(server.getScheduler());
     Sessions sessions = endpoint.sessions();
     server.getScheduler().schedule(new Sweep(server, sessions), 1, TimeUnit.MINUTES);
-    String url = (tls ? "https://" : "http://") + HostCheck.hostPart(host) + ":" + real + "/mcp";
     log.println("notes-mcp: listening on " + url);
     return new HttpDoor(server, endpoint, url);
   }

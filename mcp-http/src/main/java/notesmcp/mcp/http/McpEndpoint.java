@@ -66,11 +66,13 @@ final class McpEndpoint extends Handler.Abstract {
   private final PrintStream log;
   private final Codec codec = new Codec(Protocol.ARGUMENTS);
   private final Session stateless;
+  private final Pages pages; // null: nothing beside /mcp
   private volatile HostCheck hosts; // set once the port is known
   private volatile Scheduler scheduler;
 
-  McpEndpoint(Core core, Authenticator authenticator, Quotas quotas, PrintStream log) {
+  McpEndpoint(Core core, Authenticator authenticator, Quotas quotas, PrintStream log, Pages pages) {
     this.core = core;
+    this.pages = pages;
     this.authenticator = authenticator;
     this.sessions = new Sessions(core);
     this.quotas = quotas;
@@ -96,6 +98,10 @@ final class McpEndpoint extends Handler.Abstract {
       return true;
     }
     if (!PATH.equals(request.getHttpURI().getPath())) {
+      if (pages != null) {
+        beside(check, request, response, callback);
+        return true;
+      }
       refuse(
           response,
           callback,
@@ -155,6 +161,46 @@ final class McpEndpoint extends Handler.Abstract {
                 + " DELETE)");
         return true;
     }
+  }
+
+  /**
+   * A request for the program's {@link Pages}: its {@code Host} checked as {@code /mcp}'s is (403),
+   * then the pages' answer, or 404. A page that throws answers 500, said on stderr.
+   */
+  private void beside(
+      HostCheck check,
+      org.eclipse.jetty.server.Request request,
+      Response response,
+      Callback callback) {
+    String problem = check.problem(request.getHeaders().get(HttpHeader.HOST), null);
+    try {
+      if (problem == null && pages.handle(request, response, callback)) {
+        return;
+      }
+    } catch (Exception | LinkageError e) {
+      log.println(
+          "notes-mcp: internal error serving "
+              + Printable.of(request.getHttpURI().getPath())
+              + ":");
+      e.printStackTrace(log);
+      if (response.isCommitted()) {
+        callback.failed(e);
+        return;
+      }
+      problem = "";
+    }
+    int status = problem == null ? 404 : problem.isEmpty() ? 500 : 403;
+    String text =
+        status == 404
+            ? "Not Found"
+            : status == 500 ? "Internal error; see the server's stderr" : "Forbidden: " + problem;
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+    response.write(
+        true,
+        ByteBuffer.wrap((text + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        callback);
   }
 
   /** Who a caller is in a message: a token's name, or the peer of an unauthenticated server. */

@@ -1,0 +1,248 @@
+package notesmcp.web;
+
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+
+/**
+ * The owner's browser sessions (docs/oauth.md, "Owner sessions"), in memory only: a server that
+ * restarts signs the owner out. A session is made only by a sign-in (a right passphrase or a
+ * sign-in link), with a new random id: never one the browser brought, so an id fixed in a browser
+ * before the owner signs in is worth nothing. Its cookie is {@value #COOKIE}: {@code Secure},
+ * {@code HttpOnly}, {@code SameSite=Strict}, {@code Path=/}, no {@code Domain} (the {@code __Host-}
+ * prefix makes browsers hold the server to all of that). A session ends when signed out, unused for
+ * {@link #IDLE}, or {@link #LIFETIME} after it began; at most {@value #MAX} live at once (a new one
+ * beyond ends the oldest). The server keeps only the SHA-256 of each id.
+ *
+ * <p>A page asks one question: {@link #signedIn} for a page that only shows, {@link #form} for a
+ * form's POST, which is the owner's only when its session is live, its {@code csrf} field is the
+ * session's own CSRF token (compared in constant time), and the browser says it came from this
+ * server's own pages ({@code Origin}, {@code Sec-Fetch-Site}, when it sends them). Nothing here
+ * reads {@code Authorization}: no MCP token opens an owner page, and the endpoint {@code /mcp}
+ * reads no cookie, so no session opens MCP. Thread-safe.
+ */
+final class OwnerSessions {
+  static final String COOKIE = "__Host-notes-mcp-owner";
+  static final Duration IDLE = Duration.ofHours(2);
+  static final Duration LIFETIME = Duration.ofHours(24);
+  static final int MAX = 16;
+  static final String NEXT = "__Host-notes-mcp-next";
+  static final long NEXT_LIFETIME_SECONDS = 600;
+
+  /** The signed-in owner, as a page sees them: the CSRF token its forms carry. */
+  static final class Owner {
+    private final String csrf;
+
+    private Owner(String csrf) {
+      this.csrf = csrf;
+    }
+
+    /** The hidden field every form of the owner's pages carries. */
+    String csrfField() {
+      return "<input type=\"hidden\" name=\"csrf\" value=\"" + Html.escape(csrf) + "\">";
+    }
+  }
+
+  private static final class Session {
+    final Instant began;
+    Instant seen;
+    final String csrf;
+
+    Session(Instant now) {
+      this.began = now;
+      this.seen = now;
+      this.csrf = Secrets.make("");
+    }
+  }
+
+  private final String origin;
+  private final Map<String, Session> sessions = new LinkedHashMap<>();
+
+  /**
+   * @param origin this server's pages' origin, as a browser's {@code Origin} header says it
+   */
+  OwnerSessions(String origin) {
+    this.origin = origin;
+  }
+
+  /** The owner, when {@code request} carries the cookie of a live session; else null. */
+  Owner signedIn(Request request) {
+    Session session = session(request, Instant.now());
+    return session == null ? null : new Owner(session.csrf);
+  }
+
+  /**
+   * The owner, when {@code request} is a form's POST from the owner's own page: a live session, the
+   * right CSRF token in {@code form}, and no sign of another site; else null.
+   */
+  Owner form(Request request, Form form) {
+    if (!sameOrigin(request)) {
+      return null;
+    }
+    Session session = session(request, Instant.now());
+    String csrf = form.get("csrf");
+    if (session == null || csrf == null || !Secrets.same(session.csrf, csrf)) {
+      return null;
+    }
+    return new Owner(session.csrf);
+  }
+
+  /**
+   * Whether the browser says the request came from this server's own pages: its {@code Origin},
+   * when it sends one, is this server's, and its {@code Sec-Fetch-Site}, when sent, is {@code
+   * same-origin}.
+   */
+  boolean sameOrigin(Request request) {
+    String from = request.getHeaders().get(HttpHeader.ORIGIN);
+    if (from != null && !from.equals(origin)) {
+      return false;
+    }
+    String site = request.getHeaders().get("Sec-Fetch-Site");
+    return site == null || site.equals("same-origin");
+  }
+
+  /**
+   * Signs the owner in: ends any session the browser brought, makes a new one and sets its cookie
+   * on {@code response}.
+   */
+  Owner signIn(Request request, Response response) {
+    Instant now = Instant.now();
+    String id = Secrets.make("");
+    Session session = new Session(now);
+    synchronized (sessions) {
+      String brought = cookie(request);
+      if (brought != null) {
+        sessions.remove(Secrets.sha256Hex(brought));
+      }
+      sweep(now);
+      while (sessions.size() >= MAX) {
+        Iterator<String> oldest = sessions.keySet().iterator();
+        oldest.next();
+        oldest.remove();
+      }
+      sessions.put(Secrets.sha256Hex(id), session);
+    }
+    response
+        .getHeaders()
+        .add(
+            HttpHeader.SET_COOKIE,
+            COOKIE
+                + "="
+                + id
+                + "; Path=/; Max-Age="
+                + LIFETIME.toSeconds()
+                + "; Secure; HttpOnly; SameSite=Strict");
+    return new Owner(session.csrf);
+  }
+
+  /** Ends the request's session, if any, and clears its cookie. */
+  void signOut(Request request, Response response) {
+    String brought = cookie(request);
+    if (brought != null) {
+      synchronized (sessions) {
+        sessions.remove(Secrets.sha256Hex(brought));
+      }
+    }
+    response
+        .getHeaders()
+        .add(
+            HttpHeader.SET_COOKIE,
+            COOKIE + "=; Path=/; Max-Age=0; Secure; HttpOnly; SameSite=Strict");
+  }
+
+  /** Ends every session (the grants page's "sign out everywhere"). */
+  void signOutAll() {
+    synchronized (sessions) {
+      sessions.clear();
+    }
+  }
+
+  private Session session(Request request, Instant now) {
+    String id = cookie(request);
+    if (id == null) {
+      return null;
+    }
+    synchronized (sessions) {
+      sweep(now);
+      Session session = sessions.get(Secrets.sha256Hex(id));
+      if (session != null) {
+        session.seen = now;
+      }
+      return session;
+    }
+  }
+
+  private void sweep(Instant now) {
+    sessions
+        .values()
+        .removeIf(s -> now.isAfter(s.seen.plus(IDLE)) || now.isAfter(s.began.plus(LIFETIME)));
+  }
+
+  /**
+   * Remembers, for {@value #NEXT_LIFETIME_SECONDS} s, the page a sign-in page was shown for, in the
+   * cookie {@value #NEXT}: a sign-in link opened in the same browser then goes back to it (to the
+   * consent page the app sent the owner to) rather than to the owner's home page.
+   */
+  static void rememberNext(Response response, String next) {
+    response
+        .getHeaders()
+        .add(
+            HttpHeader.SET_COOKIE,
+            NEXT
+                + "="
+                + URLEncoder.encode(next, StandardCharsets.UTF_8)
+                + "; Path=/; Max-Age="
+                + NEXT_LIFETIME_SECONDS
+                + "; Secure; HttpOnly; SameSite=Strict");
+  }
+
+  static void forgetNext(Response response) {
+    response
+        .getHeaders()
+        .add(
+            HttpHeader.SET_COOKIE,
+            NEXT + "=; Path=/; Max-Age=0; Secure; HttpOnly; SameSite=Strict");
+  }
+
+  /** The page remembered by {@link #rememberNext}, or null. */
+  static String next(Request request) {
+    String value = cookie(request, NEXT);
+    if (value == null) {
+      return null;
+    }
+    try {
+      return URLDecoder.decode(value, StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /** The session cookie's value, or null; a request that sends it twice has none. */
+  static String cookie(Request request) {
+    return cookie(request, COOKIE);
+  }
+
+  private static String cookie(Request request, String name) {
+    String found = null;
+    int seen = 0;
+    for (String header : request.getHeaders().getValuesList(HttpHeader.COOKIE)) {
+      for (String pair : header.split(";")) {
+        String trimmed = pair.trim();
+        int equals = trimmed.indexOf('=');
+        if (equals > 0 && trimmed.substring(0, equals).equals(name)) {
+          found = trimmed.substring(equals + 1);
+          seen++;
+        }
+      }
+    }
+    return seen == 1 && !found.isEmpty() ? found : null;
+  }
+}
