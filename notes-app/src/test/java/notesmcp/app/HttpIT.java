@@ -186,7 +186,14 @@ class HttpIT {
       assertThat(record).contains("\"authenticatedRequester\":\"laptop\"");
       assertThat(record).contains("\"name\":\"http-wire\"");
 
-      String audit = Files.readString(proposals.resolve("audit.log"), StandardCharsets.UTF_8);
+      // The audit log is written by a thread of its own, a moment after the answer.
+      String audit = "";
+      for (long deadline = System.nanoTime() + 10_000_000_000L;
+          !audit.contains("\"token\":\"laptop\"") && System.nanoTime() < deadline; ) {
+        Thread.sleep(20);
+        Path log = proposals.resolve("audit.log");
+        audit = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+      }
       assertThat(audit).contains("\"token\":\"laptop\",\"peer\":\"127.0.0.1\"");
       assertThat(server.violations()).isEmpty();
       assertThat(other).exists();

@@ -23,12 +23,12 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * A real OAuth client against the real executable: the official TypeScript SDK v1's {@code auth}
- * with an {@code OAuthClientProvider} ({@code peers/interop/ts-oauth-client.mjs}), unmodified, over DCR
- * and over a client ID metadata document served over https from this test; the owner's browser is
- * played with the owner's session cookie from a sign-in link. The client discovers the server from
- * its 401, is approved on the consent form, lists, reads and proposes, refreshes, and fails once
- * the owner revokes its grant on the owner's page. Needs {@code peers/interop/node_modules} ({@code npm
- * ci}).
+ * with an {@code OAuthClientProvider} ({@code peers/interop/ts-oauth-client.mjs}), unmodified, over
+ * DCR and over a client ID metadata document served over https from this test; the owner's browser
+ * is played with the owner's session cookie from a sign-in link. The client discovers the server
+ * from its 401, is approved on the consent form, lists, reads and proposes, refreshes, and fails
+ * once the owner revokes its grant on the owner's page. Needs {@code peers/interop/node_modules}
+ * ({@code npm ci}).
  */
 class OAuthClientsIT {
   @TempDir Path dir;
