@@ -17,6 +17,7 @@ import notesmcp.policy.proposals.Requester;
 import notesmcp.policy.rules.PolicyFile;
 import notesmcp.policy.vault.Rules;
 import notesmcp.policy.vault.Workspace;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,6 +65,12 @@ class AuthenticatedCallsTest {
             new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
             true);
     base = Proposal.sha256("monday\n".getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The audit log's writer is done before the temporary folder is removed. */
+  @AfterEach
+  void finish() {
+    notes.finishAuditLog();
   }
 
   private JsonNode answer(Outcome outcome) throws Exception {
