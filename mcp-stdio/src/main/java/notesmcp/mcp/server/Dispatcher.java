@@ -62,6 +62,9 @@ final class Dispatcher {
           Protocol.RESOURCES_UNSUBSCRIBE,
           Protocol.COMPLETE);
 
+  /** How long a request read right behind an {@code initialize} waits for its answer, at most. */
+  private static final long INITIALIZE_WAIT_MS = 5_000;
+
   /** How long a client may cache discovery and the tool list: the policy is fixed per process. */
   private static final long TTL_MS = 300_000;
 
@@ -158,7 +161,11 @@ final class Dispatcher {
       case Protocol.TOOLS_CALL:
         return finish(context, callTool(request, context, exchange));
       case Protocol.INITIALIZE:
-        return initialize(params, session);
+        try {
+          return initialize(params, session);
+        } finally {
+          session.initializeAnswered();
+        }
       case Protocol.PING:
         return NODES.objectNode();
       case Protocol.RESOURCES_LIST:
@@ -223,6 +230,9 @@ final class Dispatcher {
       throw ProtocolErrors.invalidParams("Invalid params: params must be an object");
     }
     String version = session.version();
+    if (version == null && !method.equals(Protocol.INITIALIZE) && !method.equals(Protocol.PING)) {
+      version = session.versionOnceInitialized(INITIALIZE_WAIT_MS);
+    }
     if (version == null && !method.equals(Protocol.INITIALIZE) && !method.equals(Protocol.PING)) {
       // Neither era applies: a 2026-07-28 request without its _meta, or a 2025 one before
       // initialize ("The initialization phase MUST be the first interaction").

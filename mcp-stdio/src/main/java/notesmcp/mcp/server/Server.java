@@ -400,9 +400,16 @@ public final class Server {
       send(ProtocolErrors.reply(request.id(), ProtocolErrors.idInFlight(request.id())));
       return null;
     }
+    boolean initialize = Protocol.INITIALIZE.equals(request.method());
+    if (initialize) {
+      session.initializeRead(); // in the order read, before any thread can read on
+    }
     try {
       return inFlight.admit(request);
     } catch (RpcException refused) {
+      if (initialize) {
+        session.initializeAnswered();
+      }
       send(ProtocolErrors.reply(request.id(), refused.error()));
       return null;
     }
