@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -33,6 +34,10 @@ class ChangeRuleTest {
   void openRoot() throws IOException {
     root = Files.createDirectory(dir.resolve("root")).toRealPath();
     folder = Folder.open(root, new ChangeRule(true, ChangeRule.MARGIN));
+    // The first lambda and the first careful read of a JVM cost tens of milliseconds, as much as
+    // the margin: taken before a test writes, so that its read of a fresh change is still fresh.
+    assertThat(OpenedFile.patiently(() -> "warm")).isEqualTo("warm");
+    assertThatThrownBy(() -> folder.open("missing")).isInstanceOf(NoSuchFileException.class);
   }
 
   @Test

@@ -47,8 +47,9 @@ import notesmcp.policy.vault.Workspace;
  * #locked}, which holds an in-process lock and then an exclusive {@link FileLock} on {@code
  * DIR/lock}; so two processes never race on one proposal or one destination. Any thread may call.
  *
- * <p>Public surface: {@link #open} and {@link #path}. What reads and writes records is
- * package-private, for {@link NoteAccess} (store) and {@link Approvals} (decide).
+ * <p>Used by the tools (to store a proposal and tell its status) and by the review (to decide one):
+ * {@link #mark}, which records a decision, is the review's alone ({@code BordersTest} holds that
+ * nothing reachable through MCP calls it).
  */
 public final class ProposalDirectory {
   /** A proposal id's length: a UUID's canonical text, 8-4-4-4-12 lower-case hex digits. */

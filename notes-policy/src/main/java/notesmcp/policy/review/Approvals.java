@@ -30,7 +30,8 @@ import notesmcp.text.Quote;
 /**
  * The trusted approval path: the only code that creates a note, and only for a proposal a person
  * approved outside MCP ({@code docs/approvals.md}). Only {@code notes-mcp review} builds one; the
- * MCP adapter holds a {@link NoteAccess}, which has no way to reach this type.
+ * MCP adapter holds the tools' {@code NoteAccess}, from which nothing reaches this package ({@code
+ * BordersTest}).
  *
  * <p>Commit of proposal P, destination D (a name N in folder F of workspace W, F being W itself or
  * a folder below it), all under the proposals folder's lock. F is reached from W's descriptor

@@ -23,7 +23,8 @@ import notesmcp.policy.rules.NoteName;
 
 /**
  * The workspace folder, chosen at launch by trusted configuration, and the only code that touches
- * files in it for the tools. It reads; it never writes (only {@link Approvals} creates a note).
+ * files in it for the tools. It reads; it never writes (only the review's {@code Approvals} creates
+ * a note, through a {@code WritableFolder} of its own).
  *
  * <p>The root is resolved to its real path and opened once, by descriptor, at start-up ({@link
  * Folder}); every note is then reached from that descriptor, folder by folder ({@link Folder#walk}:
