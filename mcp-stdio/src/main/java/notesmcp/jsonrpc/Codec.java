@@ -267,26 +267,6 @@ public final class Codec {
     }
   }
 
-  /** The JSON type of a value that starts with {@code token}, named as JSON Schema names it. */
-  private static String typeOf(JsonToken token) {
-    switch (token) {
-      case START_ARRAY:
-        return "array";
-      case VALUE_STRING:
-        return "string";
-      case VALUE_NUMBER_INT:
-      case VALUE_NUMBER_FLOAT:
-        return "number";
-      case VALUE_TRUE:
-      case VALUE_FALSE:
-        return "boolean";
-      case VALUE_NULL:
-        return "null";
-      default:
-        return "object";
-    }
-  }
-
   private static void requireEnd(JsonParser parser) throws Malformed {
     if (parser.nextToken() != null) {
       throw new Malformed(
@@ -366,7 +346,7 @@ public final class Codec {
         fields.rawSeen = true;
       } else {
         tree(parser, fields); // read only for its duplicate keys
-        fields.raw = new RawMember.NotAnObject(typeOf(token));
+        fields.raw = new RawMember.NotAnObject(JsonInput.typeOf(token));
         fields.rawSeen = true;
       }
     }
