@@ -80,6 +80,22 @@ class ReviewPageHostileIT {
                   "cross-site",
                   "Cookie",
                   OAuthWire.COOKIE + "=" + cookie));
+          // An opaque origin (a sandboxed frame's) but from another site, or saying nothing more.
+          for (String site : new String[] {"cross-site", "same-site", "none", null}) {
+            refused.add(
+                wire.oauth.send(
+                    "POST",
+                    action,
+                    body,
+                    "Content-Type",
+                    "application/x-www-form-urlencoded",
+                    "Origin",
+                    "null",
+                    "Sec-Fetch-Site",
+                    site,
+                    "Cookie",
+                    OAuthWire.COOKIE + "=" + cookie));
+          }
           refused.add(wire.post(action, null, "csrf", mine.get("csrf"), "id", id, "sha256", sha));
         }
       }

@@ -117,13 +117,23 @@ final class OwnerSessions {
    * Whether the browser says the request came from this server's own pages: its {@code Origin},
    * when it sends one, is this server's, and its {@code Sec-Fetch-Site}, when sent, is {@code
    * same-origin}.
+   *
+   * <p>An {@code Origin} of {@code null} is what a browser sends for a form posted from a page
+   * whose referrer policy is {@code no-referrer}, as every owner's page is (the Fetch standard: the
+   * request's origin is serialized as {@code null} then); a sandboxed frame sends it too. So {@code
+   * null} counts as this server's only with {@code Sec-Fetch-Site: same-origin}, which the browser
+   * sends whatever the referrer policy and never for another site's page; without that header it is
+   * refused.
    */
   boolean sameOrigin(Request request) {
     String from = request.getHeaders().get(HttpHeader.ORIGIN);
+    String site = request.getHeaders().get("Sec-Fetch-Site");
+    if ("null".equals(from)) {
+      return "same-origin".equals(site);
+    }
     if (from != null && !from.equals(origin)) {
       return false;
     }
-    String site = request.getHeaders().get("Sec-Fetch-Site");
     return site == null || site.equals("same-origin");
   }
 
