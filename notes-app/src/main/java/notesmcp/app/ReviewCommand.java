@@ -35,7 +35,8 @@ import notesmcp.text.TerminalText;
  *   <li>without one: lists the pending proposals on stdout and approves nothing.
  * </ul>
  *
- * It is the only holder of {@link Approvals}; the server never builds one.
+ * It is the terminal's face of {@link Approvals}; the other is the review page of the HTTP server
+ * (module notes-web, docs/review-page.md). The server's MCP side never builds one.
  */
 final class ReviewCommand {
   private ReviewCommand() {}

@@ -31,8 +31,10 @@ import notesmcp.text.TerminalText;
 
 /**
  * The trusted approval path: the only code that creates a note, and only for a proposal a person
- * approved outside MCP ({@code docs/approvals.md}). Only {@code notes-mcp review} builds one; the
- * MCP adapter holds a {@link NoteAccess}, which has no way to reach this type.
+ * approved outside MCP ({@code docs/approvals.md}). Only the review builds one, in its two faces:
+ * {@code notes-mcp review} in a terminal, and the review page of the HTTP server for the signed-in
+ * owner ({@code docs/review-page.md}); the MCP adapter holds a {@code NoteAccess}, which has no way
+ * to reach this type, and neither has {@code /mcp}'s request handling (BordersTest).
  *
  * <p>Commit of proposal P, destination D (a name N in folder F of workspace W, F being W itself or
  * a folder below it), all under the proposals folder's lock. F is reached from W's descriptor
