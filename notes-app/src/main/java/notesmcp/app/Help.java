@@ -54,7 +54,8 @@ final class Help {
             For a server run with -http ... -auth oauth (docs/oauth.md), with its own
             flags: set the owner's passphrase (asked twice on the terminal), print a
             single-use sign-in link (10 minutes; its last stdout line), list the
-            grants the owner approved, or revoke a client's grants.
+            grants the owner approved, or revoke a client's grants. Signed in, the
+            owner reviews proposals at /review too (docs/review-page.md).
         notes-mcp chat -root PATH -model NAME [-provider ollama|openai] [-model-url URL]
                        [-max-tool-calls N] [-proposals DIR] [-server-command CMD]
             An assistant over this server: your messages from stdin, one per line, until
@@ -82,6 +83,8 @@ final class Help {
         -max-calls N         tool calls one server process dispatches (default 16)
         -proposals DIR       keep proposals durably in DIR for 'notes-mcp review'
                              (outside the workspace, yours, not group/world-writable)
+        -notify-command CMD  serve: run CMD (no shell) with the proposal's id, its note's
+                             path and the review page's address when a proposal arrives
         -approve ID          review: approve proposal ID (with -sha256)
         -sha256 HEX          review: the proposal's full SHA-256, 64 hex digits
         -reject ID           review: reject proposal ID

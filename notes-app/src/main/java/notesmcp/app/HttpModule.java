@@ -19,9 +19,13 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 import java.util.zip.ZipFile;
 import notesmcp.mcp.server.Authenticator;
 import notesmcp.mcp.server.Core;
+import notesmcp.policy.proposals.ProposalDirectory;
+import notesmcp.policy.rules.Policy;
+import notesmcp.policy.vault.Workspace;
 
 /**
  * The HTTP transport, from the modules mcp-http (Jetty) and notes-web (OAuth, the owner's pages):
@@ -30,8 +34,10 @@ import notesmcp.mcp.server.Core;
  * {@code notes-web/target/http/}, which notes-web lays out whole), and are loaded only by {@code
  * -serve -http} and the {@code owner} commands, by a class loader of their own whose parent is this
  * one, as the chat and search modules are. So the stdio server never loads a class of Jetty
- * (StartPathIT). Across the two loaders only JDK types and {@code notesmcp.mcp.server}'s ({@link
- * Core}, {@link Authenticator}) meet.
+ * (StartPathIT). Across the two loaders only JDK types, {@code notesmcp.mcp.server}'s ({@link
+ * Core}, {@link Authenticator}) and, for the owner's pages, the server's own {@link Workspace},
+ * {@link ProposalDirectory} and {@link Policy} meet (types of this program's class loader, which
+ * the plug-in's delegates to).
  */
 final class HttpModule {
   static final String FOLDER = "http";
@@ -78,17 +84,55 @@ final class HttpModule {
    * @throws IllegalArgumentException when the settings are refused (a usage error)
    */
   static Door start(
-      Core core, Authenticator authenticator, Map<String, String> settings, PrintStream log)
+      Core core,
+      Authenticator authenticator,
+      Map<String, String> settings,
+      HttpServe.Owner owner,
+      PrintStream log)
       throws Unavailable, Exception {
     URLClassLoader loader = new URLClassLoader("mcp-http", jars(log), Main.class.getClassLoader());
     Thread thread = Thread.currentThread();
     ClassLoader previous = thread.getContextClassLoader();
     // Jetty's logging (SLF4J) finds its provider through ServiceLoader, which looks here.
     thread.setContextClassLoader(loader);
-    String entry = "oauth".equals(settings.get("auth")) ? OAUTH_ENTRY : ENTRY;
+    boolean oauth = "oauth".equals(settings.get("auth"));
     try {
+      if (oauth) {
+        // The owner's pages: the server's own workspace, proposals and policy for the review page,
+        // and where that page is for the notices.
+        Method start =
+            Class.forName(OAUTH_ENTRY, true, loader)
+                .getMethod(
+                    "start",
+                    Core.class,
+                    Authenticator.class,
+                    Map.class,
+                    PrintStream.class,
+                    Workspace.class,
+                    ProposalDirectory.class,
+                    Policy.class,
+                    Consumer.class);
+        Consumer<String> reviewPage =
+            new Consumer<String>() {
+              @Override
+              public void accept(String address) {
+                owner.notices().reviewPage(address);
+              }
+            };
+        return new Door(
+            start.invoke(
+                null,
+                core,
+                authenticator,
+                settings,
+                log,
+                owner.workspace(),
+                owner.proposals(),
+                owner.policy(),
+                reviewPage));
+      }
       Method start =
-          Class.forName(entry, true, loader)
+          Class.forName(ENTRY, true, loader)
               .getMethod("start", Core.class, Authenticator.class, Map.class, PrintStream.class);
       return new Door(start.invoke(null, core, authenticator, settings, log));
     } catch (InvocationTargetException e) {

@@ -12,6 +12,9 @@ import notesmcp.cli.ExitCode;
 import notesmcp.files.TrustedFile;
 import notesmcp.mcp.server.Authenticator;
 import notesmcp.mcp.server.Core;
+import notesmcp.policy.proposals.ProposalDirectory;
+import notesmcp.policy.rules.Policy;
+import notesmcp.policy.vault.Workspace;
 
 /**
  * {@code notes-mcp -serve -http HOST:PORT}: the same server core as over stdio, behind the
@@ -121,11 +124,20 @@ final class HttpServe {
   }
 
   /**
+   * What the owner's pages of {@code -auth oauth} are given (module notes-web): the server's own
+   * workspace, proposals folder and policy, from which the review page makes its approvals
+   * (docs/review-page.md), and the notices, told where the review page is. This program's serving
+   * side never approves: only the page, in notes-web, builds the approvals (BordersTest).
+   */
+  record Owner(
+      Workspace workspace, ProposalDirectory proposals, Policy policy, ProposalNotices notices) {}
+
+  /**
    * Serves until SIGTERM or SIGINT.
    *
    * @param maxCalls the policy's {@code maxCalls}: over HTTP, per caller and rolling hour
    */
-  ExitCode serve(Core core, int maxCalls, Runnable atEnd, PrintStream log) {
+  ExitCode serve(Core core, int maxCalls, Owner owner, Runnable atEnd, PrintStream log) {
     if (authenticator == null && !options.oauth()) {
       log.println(
           "notes-mcp: authentication is off (-auth none): any program on this machine that can"
@@ -152,7 +164,7 @@ final class HttpServe {
     }
     HttpModule.Door door;
     try {
-      door = HttpModule.start(core, authenticator, settings, log);
+      door = HttpModule.start(core, authenticator, settings, owner, log);
     } catch (IllegalArgumentException e) {
       log.println("notes-mcp: " + e.getMessage());
       return ExitCode.USAGE;

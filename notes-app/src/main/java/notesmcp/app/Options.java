@@ -26,6 +26,9 @@ import tools.jackson.core.json.JsonFactory;
  * both work, in any order" (docs/approvals.md). The word {@code config} prints a host's
  * configuration entry: {@code notes-mcp config -root W [-host NAME] [--install]} (README, "Using it
  * from a host").
+ *
+ * <p>{@code notifyCommand} is {@code -serve}'s {@code -notify-command 'CMD ARGS'}: a program run,
+ * never through a shell, when a proposal arrives (docs/review-page.md, "Telling the person").
  */
 record Options(
     Mode mode,
@@ -47,7 +50,8 @@ record Options(
     String name,
     String undo,
     boolean log,
-    Http http) {
+    Http http,
+    String notifyCommand) {
 
   /**
    * {@code -serve -http HOST:PORT} and what goes with it (docs/http.md): where to listen, how
@@ -145,7 +149,8 @@ record Options(
           "max-proposals",
           "issuer",
           "jwks",
-          "resource");
+          "resource",
+          "notify-command");
 
   static Options parse(List<String> args) throws UsageException {
     boolean serve = false;
@@ -181,6 +186,7 @@ record Options(
     String issuer = null;
     String jwks = null;
     String resource = null;
+    String notifyCommand = null;
     boolean anyHttpFlag = false;
     for (int i = 0; i < args.size(); i++) {
       String word = args.get(i);
@@ -230,6 +236,7 @@ record Options(
         case "issuer" -> issuer = flag.value;
         case "jwks" -> jwks = flag.value;
         case "resource" -> resource = flag.value;
+        case "notify-command" -> notifyCommand = flag.command();
         default -> throw new AssertionError(flag.name);
       }
     }
@@ -260,7 +267,11 @@ record Options(
             name,
             undo,
             log,
-            null);
+            null,
+            notifyCommand);
+    if (notifyCommand != null && (!serve || review || config)) {
+      throw new UsageException("-notify-command goes with -serve only");
+    }
     if (anyHttpFlag && (!serve || review || config)) {
       throw new UsageException(
           "-http, -auth, -tokens, -tls-cert, -tls-key, -allowed-host, -max-proposals, -issuer,"
@@ -383,6 +394,7 @@ record Options(
         name,
         null,
         false,
+        null,
         null);
   }
 
@@ -430,7 +442,8 @@ record Options(
         name,
         undo,
         log,
-        http);
+        http,
+        notifyCommand);
   }
 
   private Options withHttp(Http value) {
@@ -454,13 +467,14 @@ record Options(
         name,
         undo,
         log,
-        value);
+        value,
+        notifyCommand);
   }
 
   private static Options only(Mode mode) {
     return new Options(
         mode, null, null, null, null, null, null, null, null, null, null, null, false, null, false,
-        false, null, null, false, null);
+        false, null, null, false, null, null);
   }
 
   /**

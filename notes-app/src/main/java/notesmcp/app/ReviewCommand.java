@@ -16,6 +16,7 @@ import notesmcp.policy.proposals.Recorded;
 import notesmcp.policy.proposals.Recorded.Valid;
 import notesmcp.policy.review.Approvals;
 import notesmcp.policy.review.Approvals.Decision;
+import notesmcp.policy.review.ProposalView;
 import notesmcp.policy.rules.Policy;
 import notesmcp.policy.vault.Workspace;
 import notesmcp.text.TerminalText;
@@ -34,7 +35,8 @@ import notesmcp.text.TerminalText;
  *   <li>without one: lists the pending proposals on stdout and approves nothing.
  * </ul>
  *
- * It is the only holder of {@link Approvals}; the server never builds one.
+ * It is the terminal's face of {@link Approvals}; the other is the review page of the HTTP server
+ * (module notes-web, docs/review-page.md). The server's MCP side never builds one.
  */
 final class ReviewCommand {
   private ReviewCommand() {}
@@ -251,15 +253,7 @@ final class ReviewCommand {
       Approvals approvals, Options options, PrintStream out, PrintStream err) {
     AuditLog.Check check;
     try {
-      check =
-          approvals.printLog(
-              out,
-              new java.util.function.UnaryOperator<String>() {
-                @Override
-                public String apply(String line) {
-                  return TerminalText.visibleLine(line, LOG_LINE_CHARS);
-                }
-              });
+      check = approvals.printLog(out);
     } catch (IOException e) {
       out.flush();
       err.println(
@@ -271,45 +265,11 @@ final class ReviewCommand {
       return ExitCode.REFUSED;
     }
     out.flush();
-    if (!check.torn().isEmpty()) {
-      err.println(
-          "notes-mcp: the audit log has "
-              + (check.torn().size() == 1 ? "a torn line, " : "torn lines, ")
-              + numbers(check.torn())
-              + " (marked ~): a line cut short, as a write on a full disk leaves it; the call or"
-              + " decision it recorded is lost as a line, and the line after it carries its"
-              + " SHA-256 as after any line");
+    if (check.tornLines() != null) {
+      err.println("notes-mcp: " + check.tornLines());
     }
-    if (check.broken() == 0) {
-      err.println("notes-mcp: the audit log's chain is intact");
-      return ExitCode.OK;
-    }
-    err.println(
-        "notes-mcp: the audit log's chain breaks at line "
-            + check.broken()
-            + " (marked !): it does not carry the SHA-256 of the line before it, so a line was"
-            + " changed, removed or inserted there");
-    return ExitCode.REFUSED;
-  }
-
-  /**
-   * How much of one audit log line {@code --log} shows: every line the program writes whole (its
-   * client-sent values are cut at 256 characters each when written), a damaged one cut.
-   */
-  static final int LOG_LINE_CHARS = 4000;
-
-  private static String numbers(List<Integer> lines) {
-    StringBuilder text = new StringBuilder("line");
-    if (lines.size() > 1) {
-      text.append('s');
-    }
-    for (int i = 0; i < lines.size() && i < 10; i++) {
-      text.append(i == 0 ? " " : ", ").append(lines.get(i));
-    }
-    if (lines.size() > 10) {
-      text.append(" and ").append(lines.size() - 10).append(" more");
-    }
-    return text.toString();
+    err.println("notes-mcp: " + check.verdict());
+    return check.intact() ? ExitCode.OK : ExitCode.REFUSED;
   }
 
   private static Path destination(Recorded entry, Approvals approvals) {

@@ -17,6 +17,7 @@ import notesmcp.policy.rules.Policy;
 import notesmcp.policy.tools.NoteAccess;
 import notesmcp.policy.vault.Workspace;
 import notesmcp.text.JsonInput;
+import notesmcp.text.TerminalText;
 
 /**
  * {@code notes-mcp -serve}: the notes policy as an MCP server on stdin and stdout, until stdin
@@ -53,6 +54,7 @@ final class ServeCommand {
     Workspace workspace;
     ProposalDirectory proposals;
     HttpServe http = null;
+    ProposalNotices notices;
     int maxCalls;
     try {
       start.library();
@@ -68,12 +70,18 @@ final class ServeCommand {
         // Over HTTP the budget is per caller and rolling hour, kept by the transport.
         policy = policy.withMaxCalls(Integer.MAX_VALUE);
       }
+      notices =
+          ProposalNotices.prepare(
+              options.notifyCommand(), reviewCommand(options), System.getenv(), err);
       workspace = start.workspace(options.root(), seams.readRule(ChangeRule.ofSystem()));
       proposals =
           options.proposals() == null ? null : start.proposals(options.proposals(), workspace);
     } catch (StartUp.Failed failed) {
       return failed.code();
     } catch (HttpServe.Unusable e) {
+      err.println("notes-mcp: " + e.getMessage());
+      return ExitCode.USAGE;
+    } catch (ProposalNotices.Unusable e) {
       err.println("notes-mcp: " + e.getMessage());
       return ExitCode.USAGE;
     }
@@ -85,6 +93,7 @@ final class ServeCommand {
       // is built by this program's index mode in a child JVM.
       notes = notes.withSearch(new SearchModule(err, options));
     }
+    notes.tell(notices);
     Server.Options serverOptions =
         Server.Options.defaults(
             new Implementation("notes-mcp", Version.VALUE), notes.instructions());
@@ -136,6 +145,7 @@ final class ServeCommand {
       return http.serve(
           core,
           maxCalls,
+          new HttpServe.Owner(workspace, proposals, policy, notices),
           new Runnable() {
             @Override
             public void run() {
@@ -176,5 +186,18 @@ final class ServeCommand {
               + " (nothing was written; use -proposals DIR to keep proposals for review)");
     }
     return ExitCode.OK;
+  }
+
+  /** What a person runs to review this server's proposals in a terminal, for its stderr. */
+  private static String reviewCommand(Options options) {
+    return "notes-mcp review -root "
+        + TerminalText.visibleLine(options.root().toString())
+        + " -proposals "
+        + (options.proposals() == null
+            ? "DIR"
+            : TerminalText.visibleLine(options.proposals().toString()))
+        + (options.policyFile() == null
+            ? ""
+            : " -policy " + TerminalText.visibleLine(options.policyFile().toString()));
   }
 }

@@ -16,7 +16,6 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.core.importer.Locations;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -34,9 +33,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The borders of the house, read from the program's class files (ArchUnit): every module's main
- * classes on this module's class path (the server's whole jar), and notes-search's, which the
- * server loads on the first search from a folder of their own ({@link SearchModule}) and which are
- * read here from {@code notes-search/target/classes}, built before this module.
+ * classes on this module's class path (the server's whole jar), and those of the plug-in folders'
+ * modules, which the server loads from folders of their own (notes-search on the first search,
+ * {@link SearchModule}; mcp-http and notes-web for {@code -serve -http}, {@link HttpModule}) and
+ * which are read here from their {@code target/classes}, built before this module.
  *
  * <ol>
  *   <li>Nothing reachable through MCP reaches the review or a write into the workspace: from every
@@ -46,8 +46,10 @@ import org.junit.jupiter.api.Test;
  *       hold ({@link CallGraph}), no method of {@code notesmcp.policy.review} is reached, nor any
  *       of the writes only a commit makes ({@link #WORKSPACE_WRITES}), nor a file-writing method of
  *       the JDK but where {@link #SANCTIONED} says why.
+ *   <li>Over HTTP, nothing reachable from {@code /mcp}'s request handling or its authenticator
+ *       reaches the review, while the owner's pages do, through the review page alone.
  *   <li>No package imports from a layer above it: text, files, rules, vault, proposals, tools and
- *       review, then the program.
+ *       review, then the web side and the program.
  *   <li>{@code notesmcp.text} and {@code notesmcp.files} know neither notes nor MCP; the MCP layer
  *       knows no notes.
  * </ol>
@@ -165,14 +167,41 @@ class BordersTest {
 
   private static JavaClasses program;
 
+  /** The HTTP door's endpoint: it serves {@code /mcp} and hands every other path to the pages. */
+  private static final String ENDPOINT = "notesmcp.mcp.http.McpEndpoint";
+
+  /** The OAuth resource server: the authenticator of every {@code /mcp} request. */
+  private static final String RESOURCE_SERVER = "notesmcp.web.ResourceServer";
+
+  /** The review page: the one class of the web side that reaches the review. */
+  private static final String REVIEW_PAGE = "notesmcp.web.ReviewPage";
+
+  /**
+   * The door's hand-off of a request for any path but {@code /mcp} to the owner's pages ({@code
+   * McpEndpoint.beside}), and its word to them that it listens: the one place the MCP door calls
+   * into the pages, not followed from {@code /mcp}'s side (a request for {@code /mcp} never takes
+   * it; {@code HttpIT}, {@code OAuthHostileIT} and {@code ReviewPageHostileIT} hold the paths).
+   */
+  static final List<String> PAGES_HAND_OFF =
+      List.of("notesmcp.mcp.http.Pages.handle(", "notesmcp.mcp.http.Pages.listening(");
+
   @BeforeAll
   static void importProgram() {
-    Path search = Path.of("..", "notes-search", "target", "classes").toAbsolutePath().normalize();
-    assertThat(search.resolve("notesmcp/search"))
-        .as("notes-search's classes, built before notes-app in the reactor (-am)")
-        .isDirectory();
     Set<Location> locations = new LinkedHashSet<>(Locations.ofPackage("notesmcp"));
-    locations.add(Location.of(search));
+    // The plug-in folders' modules, loaded by class loaders of their own and so not on this
+    // module's class path: built before notes-app in the reactor (-am).
+    for (String[] module :
+        new String[][] {
+          {"notes-search", "notesmcp/search"},
+          {"mcp-http", "notesmcp/mcp/http"},
+          {"notes-web", "notesmcp/web"}
+        }) {
+      Path classes = Path.of("..", module[0], "target", "classes").toAbsolutePath().normalize();
+      assertThat(classes.resolve(module[1]))
+          .as(module[0] + "'s classes, built before notes-app in the reactor (-am)")
+          .isDirectory();
+      locations.add(Location.of(classes));
+    }
     program =
         new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -180,7 +209,9 @@ class BordersTest {
     assertThat(program.contain("notesmcp.search.Engine")).isTrue();
     assertThat(program.contain("notesmcp.files.Posix")).isTrue();
     assertThat(program.contain("notesmcp.mcp.server.Server")).isTrue();
-    assertThat(Files.isDirectory(search)).isTrue();
+    assertThat(program.contain(ENDPOINT)).isTrue();
+    assertThat(program.contain(RESOURCE_SERVER)).isTrue();
+    assertThat(program.contain(REVIEW_PAGE)).isTrue();
   }
 
   /** The MCP side: the protocol layer, the tool surface, the adapters and the serve command. */
@@ -192,6 +223,69 @@ class BordersTest {
         || outermost(name).equals("notesmcp.app.NoteTools")
         || outermost(name).equals("notesmcp.app.NoteResources")
         || outermost(name).equals("notesmcp.app.ServeCommand");
+  }
+
+  /**
+   * Over HTTP, {@code /mcp}'s request handling (the door's endpoint and everything of {@code
+   * notesmcp.mcp}) and its authenticator (the OAuth resource server) never reach the review, even
+   * with the owner's pages alive in the same process (the web side's classes instantiated as the
+   * running door has them): the door calls the pages only through {@link #PAGES_HAND_OFF}, for
+   * other paths. The owner's pages do reach it, through the review page alone.
+   */
+  @Test
+  void nothingReachableFromMcpsRequestsOrItsAuthenticatorReachesTheReview() {
+    CallGraph graph = new CallGraph(program);
+    graph.sever(PAGES_HAND_OFF);
+    for (JavaClass c : program) {
+      if (c.getPackageName().startsWith("notesmcp.mcp")
+          || c.getPackageName().startsWith("notesmcp.jsonrpc")
+          || outermost(c.getName()).equals(RESOURCE_SERVER)) {
+        graph.root(c);
+      }
+    }
+    // The owner's pages exist beside the endpoint in a running door.
+    graph.instantiate(program.get("notesmcp.web.Web"));
+    graph.instantiate(program.get(REVIEW_PAGE));
+    graph.run();
+
+    assertThat(graph.violations()).as("paths from /mcp's side").isEmpty();
+    assertThat(graph.reachedNames())
+        .as("not vacuous: the endpoint's handling and the token check are reached")
+        .anyMatch(name -> name.startsWith(ENDPOINT + ".handle("))
+        .anyMatch(name -> name.startsWith(RESOURCE_SERVER + ".authenticate("))
+        .anyMatch(name -> name.startsWith("notesmcp.web.AccessTokens."))
+        .noneMatch(name -> name.startsWith(REVIEW_PAGE + "."))
+        .noneMatch(name -> name.startsWith(REVIEW + "."));
+    // Without the cut, the hand-off leads to the review: the cut is what the rule rests on.
+    CallGraph whole = new CallGraph(program);
+    whole.root(program.get(ENDPOINT));
+    whole.instantiate(program.get("notesmcp.web.Web"));
+    whole.instantiate(program.get(REVIEW_PAGE));
+    whole.run();
+    assertThat(whole.violations()).anyMatch(path -> path.contains(REVIEW + ".Approvals."));
+  }
+
+  @Test
+  void theOwnersPagesReachTheReviewThroughTheReviewPageAlone() {
+    CallGraph graph = new CallGraph(program);
+    graph.root(program.get("notesmcp.web.WebDoor"));
+    graph.run();
+    assertThat(graph.reachedNames())
+        .contains(
+            REVIEW + ".Approvals.approve(java.lang.String, java.lang.String)",
+            REVIEW + ".Approvals.undo(java.lang.String)",
+            REVIEW
+                + ".ProposalView.render(notesmcp.policy.proposals.Recorded, java.nio.file.Path)");
+    List<String> others = new ArrayList<>();
+    for (JavaClass c : program) {
+      if (c.getPackageName().equals("notesmcp.web")
+          && !outermost(c.getName()).equals(REVIEW_PAGE)) {
+        c.getDirectDependenciesFromSelf().stream()
+            .filter(d -> d.getTargetClass().getPackageName().startsWith(REVIEW))
+            .forEach(d -> others.add(d.getDescription()));
+      }
+    }
+    assertThat(others).as("web classes but the review page that use the review").isEmpty();
   }
 
   @Test
@@ -257,6 +351,8 @@ class BordersTest {
         .definedBy("notesmcp.mcp..", "notesmcp.jsonrpc..")
         .layer("search")
         .definedBy("notesmcp.search..")
+        .layer("web")
+        .definedBy("notesmcp.web..")
         .layer("app")
         .definedBy("notesmcp.app..")
         .whereLayer("text")
@@ -279,6 +375,8 @@ class BordersTest {
         .mayOnlyAccessLayers("text", "cli")
         .whereLayer("search")
         .mayOnlyAccessLayers("text", "files", "tools")
+        .whereLayer("web")
+        .mayOnlyAccessLayers("text", "files", "rules", "vault", "proposals", "review", "cli", "mcp")
         .whereLayer("app")
         .mayNotBeAccessedByAnyLayer()
         .ensureAllClassesAreContainedInArchitecture()
@@ -340,8 +438,16 @@ class BordersTest {
     private final Set<String> violations = new LinkedHashSet<>();
     private final Set<String> reachedNames = new HashSet<>();
 
+    /** Calls not followed (prefixes of full names), each with its reason where it is set. */
+    private final List<String> severed = new ArrayList<>();
+
     CallGraph(JavaClasses classes) {
       this.classes = classes;
+    }
+
+    /** Calls to these (prefixes of full names) are not followed. */
+    void sever(List<String> targets) {
+      severed.addAll(targets);
     }
 
     /** Every method and constructor of {@code c} is a root; {@code c} counts as instantiated. */
@@ -385,6 +491,9 @@ class BordersTest {
 
     private void follow(JavaCodeUnit from, AccessTarget.CodeUnitAccessTarget target, String path) {
       String name = target.getFullName();
+      if (severed.stream().anyMatch(name::startsWith)) {
+        return;
+      }
       String here = path + " -> " + name;
       judge(from, name, here);
       JavaClass owner = target.getOwner();
@@ -443,6 +552,11 @@ class BordersTest {
         c.getStaticInitializer().ifPresent(init -> reach(init, path));
         c.getRawSuperclass().ifPresent(parent -> initialize(parent, path));
       }
+    }
+
+    /** {@code c} counts as instantiated, as something the roots do not reach made it. */
+    void instantiate(JavaClass c) {
+      instantiate(c, "(instantiated) " + c.getName());
     }
 
     private void instantiate(JavaClass c, String path) {

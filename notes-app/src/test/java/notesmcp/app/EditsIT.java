@@ -537,7 +537,13 @@ class EditsIT {
     Process holder = null;
     try (WireServer server = serve()) {
       assertThat(WireServer.isError(server.call("list_notes", null))).isFalse();
-      Thread.sleep(300); // written, and the folder's lock file made
+      // Written (the writer thread's line, a moment after the answer), and the lock file made.
+      Path audit = proposals.resolve("audit.log");
+      for (long deadline = System.nanoTime() + 30_000_000_000L;
+          !(Files.exists(audit) && Files.readString(audit).contains("\"tool\":\"list_notes\"")); ) {
+        assertThat(System.nanoTime()).as("the first call's audit line").isLessThan(deadline);
+        Thread.sleep(20);
+      }
       holder =
           // -o: the lock is flock's own, so ending flock ends it (sleep's copy is closed).
           new ProcessBuilder("flock", "-o", proposals.resolve("lock").toString(), "sleep", "10")

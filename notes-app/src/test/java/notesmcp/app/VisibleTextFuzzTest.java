@@ -16,6 +16,7 @@ import java.util.UUID;
 import notesmcp.policy.proposals.Proposal;
 import notesmcp.policy.proposals.Recorded;
 import notesmcp.policy.proposals.Requester;
+import notesmcp.policy.review.ProposalView;
 import notesmcp.policy.rules.NoteName;
 import notesmcp.text.TerminalText;
 

@@ -26,7 +26,13 @@ final class Html {
           + "overflow-wrap:anywhere}button{font-size:1.05em;padding:.5em 1.1em;margin:.3em .3em"
           + " .3em 0}input[type=password]{font-size:1.05em;width:100%;max-width:24em}"
           + ".warn{color:#8a3b00}table{border-collapse:collapse}td,th{padding:.2em .6em .2em 0;"
-          + "text-align:left;vertical-align:top}";
+          + "text-align:left;vertical-align:top}"
+          // The review page: a proposal's text scrolls inside its own box, never the page.
+          + "pre{white-space:pre;overflow-x:auto;max-width:100%;box-sizing:border-box;"
+          + "background:#f4f4f4;padding:.6em;font-size:.82em;line-height:1.35}"
+          + "h2{font-size:1.1em;overflow-wrap:anywhere}section.proposal{border-top:1px solid #bbb;"
+          + "margin-top:1.4em}.actions form{display:inline-block}button{max-width:100%;"
+          + "white-space:normal}.ok{color:#1d5e20}";
 
   private Html() {}
 
@@ -82,6 +88,18 @@ final class Html {
     response.getHeaders().put("X-Content-Type-Options", "nosniff");
     response.getHeaders().put("Referrer-Policy", "no-referrer");
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+  }
+
+  /** 405, with the methods allowed and the pages' headers. */
+  static void notAllowed(Response response, Callback callback, String allow) {
+    headers(response);
+    response.getHeaders().put(HttpHeader.ALLOW, allow);
+    response.setStatus(405);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
+    response.write(
+        true,
+        ByteBuffer.wrap(("Method Not Allowed: " + allow + "\n").getBytes(StandardCharsets.UTF_8)),
+        callback);
   }
 
   /** A 303 to {@code location}, with the pages' headers. */

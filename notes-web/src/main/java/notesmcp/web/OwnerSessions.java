@@ -37,12 +37,25 @@ final class OwnerSessions {
   static final String NEXT = "__Host-notes-mcp-next";
   static final long NEXT_LIFETIME_SECONDS = 600;
 
-  /** The signed-in owner, as a page sees them: the CSRF token its forms carry. */
+  /**
+   * The signed-in owner, as a page sees them: the CSRF token its forms carry, and the session's
+   * label for the log and the audit trail.
+   */
   static final class Owner {
     private final String csrf;
+    private final String label;
 
-    private Owner(String csrf) {
+    private Owner(String csrf, String label) {
       this.csrf = csrf;
+      this.label = label;
+    }
+
+    /**
+     * The session's name in the server's log and the audit trail: the first {@value #LABEL_DIGITS}
+     * hex digits of the SHA-256 of its id (the id itself is never written anywhere).
+     */
+    String label() {
+      return label;
     }
 
     /** The hidden field every form of the owner's pages carries. */
@@ -51,15 +64,20 @@ final class OwnerSessions {
     }
   }
 
+  /** How many hex digits of a session id's SHA-256 name it ({@link Owner#label}). */
+  static final int LABEL_DIGITS = 12;
+
   private static final class Session {
     final Instant began;
     Instant seen;
     final String csrf;
+    final String label;
 
-    Session(Instant now) {
+    Session(Instant now, String label) {
       this.began = now;
       this.seen = now;
       this.csrf = Secrets.make("");
+      this.label = label;
     }
   }
 
@@ -76,7 +94,7 @@ final class OwnerSessions {
   /** The owner, when {@code request} carries the cookie of a live session; else null. */
   Owner signedIn(Request request) {
     Session session = session(request, Instant.now());
-    return session == null ? null : new Owner(session.csrf);
+    return session == null ? null : new Owner(session.csrf, session.label);
   }
 
   /**
@@ -92,20 +110,30 @@ final class OwnerSessions {
     if (session == null || csrf == null || !Secrets.same(session.csrf, csrf)) {
       return null;
     }
-    return new Owner(session.csrf);
+    return new Owner(session.csrf, session.label);
   }
 
   /**
    * Whether the browser says the request came from this server's own pages: its {@code Origin},
    * when it sends one, is this server's, and its {@code Sec-Fetch-Site}, when sent, is {@code
    * same-origin}.
+   *
+   * <p>An {@code Origin} of {@code null} is what a browser sends for a form posted from a page
+   * whose referrer policy is {@code no-referrer}, as every owner's page is (the Fetch standard: the
+   * request's origin is serialized as {@code null} then); a sandboxed frame sends it too. So {@code
+   * null} counts as this server's only with {@code Sec-Fetch-Site: same-origin}, which the browser
+   * sends whatever the referrer policy and never for another site's page; without that header it is
+   * refused.
    */
   boolean sameOrigin(Request request) {
     String from = request.getHeaders().get(HttpHeader.ORIGIN);
+    String site = request.getHeaders().get("Sec-Fetch-Site");
+    if ("null".equals(from)) {
+      return "same-origin".equals(site);
+    }
     if (from != null && !from.equals(origin)) {
       return false;
     }
-    String site = request.getHeaders().get("Sec-Fetch-Site");
     return site == null || site.equals("same-origin");
   }
 
@@ -116,7 +144,8 @@ final class OwnerSessions {
   Owner signIn(Request request, Response response) {
     Instant now = Instant.now();
     String id = Secrets.make("");
-    Session session = new Session(now);
+    String key = Secrets.sha256Hex(id);
+    Session session = new Session(now, key.substring(0, LABEL_DIGITS));
     synchronized (sessions) {
       String brought = cookie(request);
       if (brought != null) {
@@ -128,7 +157,7 @@ final class OwnerSessions {
         oldest.next();
         oldest.remove();
       }
-      sessions.put(Secrets.sha256Hex(id), session);
+      sessions.put(key, session);
     }
     response
         .getHeaders()
@@ -140,7 +169,7 @@ final class OwnerSessions {
                 + "; Path=/; Max-Age="
                 + LIFETIME.toSeconds()
                 + "; Secure; HttpOnly; SameSite=Strict");
-    return new Owner(session.csrf);
+    return new Owner(session.csrf, session.label);
   }
 
   /** Ends the request's session, if any, and clears its cookie. */

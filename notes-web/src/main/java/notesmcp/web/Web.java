@@ -50,6 +50,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import notesmcp.mcp.http.Pages;
 import notesmcp.text.TerminalText;
 import org.eclipse.jetty.http.HttpHeader;
@@ -63,7 +64,8 @@ import tools.jackson.databind.node.ObjectNode;
  * Everything the HTTP door serves beside {@code /mcp} (docs/oauth.md, "Endpoints"): the protected
  * resource metadata; with the built-in authorization server, its metadata, keys, client
  * registration, authorization (the consent page) and token endpoints; and the owner's pages
- * (signing in with a passphrase or a link, the grants, signing out).
+ * (signing in with a passphrase or a link, the grants, signing out, and the review page: {@link
+ * ReviewPage}).
  *
  * <p>Every OAuth message is parsed and written by the Nimbus OAuth SDK. The authorization endpoint
  * never redirects before it knows the client and the exact redirect URI it registered: until then
@@ -94,6 +96,8 @@ final class Web implements Pages {
   private final SignInThrottle throttle = new SignInThrottle();
   private final Object slowHash = new Object();
   private final Map<String, Pending> pending = new LinkedHashMap<>();
+  private final ReviewPage review;
+  private final Consumer<String> reviewAddress;
 
   private volatile Issuer issuer;
   private volatile OwnerSessions sessions;
@@ -125,7 +129,11 @@ final class Web implements Pages {
       String issuer,
       String externalResource,
       ExternalKeys externalKeys,
+      ReviewPage review,
+      Consumer<String> reviewAddress,
       PrintStream log) {
+    this.review = review;
+    this.reviewAddress = reviewAddress;
     this.store = store;
     this.resourceServer = resourceServer;
     this.configuredIssuer = issuer;
@@ -172,7 +180,9 @@ final class Web implements Pages {
         tokens = externalKeys.tokens(known);
       }
       resourceServer.ready(known, tokens, grants);
+      review.ready(known, sessions);
       issuer = known;
+      reviewAddress.accept(known.page(ReviewPage.PATH));
       log.println(
           "notes-mcp: OAuth "
               + (builtIn ? "authorization server (built in), issuer " : "with the issuer ")
@@ -180,7 +190,9 @@ final class Web implements Pages {
               + "; resource "
               + known.resource()
               + "; the owner signs in at "
-              + known.page("/owner"));
+              + known.page("/owner")
+              + " and reviews proposals at "
+              + known.page(ReviewPage.PATH));
     } catch (IllegalArgumentException e) {
       throw e;
     } catch (Exception e) {
@@ -273,7 +285,8 @@ final class Web implements Pages {
         }
         return true;
       default:
-        return false;
+        // The review page (docs/review-page.md): the owner's session only, never a token.
+        return review.handle(path, request, response, callback);
     }
   }
 
@@ -1025,8 +1038,9 @@ final class Web implements Pages {
       return;
     }
     throttle.succeeded(peer);
-    sessions.signIn(request, response);
-    log.println("notes-mcp: the owner signed in (passphrase) from " + peer);
+    OwnerSessions.Owner owner = sessions.signIn(request, response);
+    log.println(
+        "notes-mcp: the owner signed in (passphrase) from " + peer + ", session " + owner.label());
     Html.seeOther(response, callback, issuer.page(next));
   }
 
@@ -1081,8 +1095,12 @@ final class Web implements Pages {
               + " wrong. Make a new one with 'notes-mcp owner link' on the server's machine.");
       return;
     }
-    sessions.signIn(request, response);
-    log.println("notes-mcp: the owner signed in (link) from " + Request.getRemoteAddr(request));
+    OwnerSessions.Owner owner = sessions.signIn(request, response);
+    log.println(
+        "notes-mcp: the owner signed in (link) from "
+            + Request.getRemoteAddr(request)
+            + ", session "
+            + owner.label());
     String next = OwnerSessions.next(request);
     if (next != null) {
       OwnerSessions.forgetNext(response);
@@ -1096,7 +1114,11 @@ final class Web implements Pages {
       Html.seeOther(response, callback, issuer.page("/owner/signin?next=/owner"));
       return;
     }
-    StringBuilder body = new StringBuilder("<p>You are signed in as this server's owner.</p>");
+    StringBuilder body =
+        new StringBuilder("<p>You are signed in as this server's owner.</p>")
+            .append("<p><a href=\"")
+            .append(ReviewPage.PATH)
+            .append("\">Review the proposals</a></p>");
     if (builtIn) {
       List<Grants.Grant> live = grants.current();
       body.append("<h2>Apps you allowed</h2>");

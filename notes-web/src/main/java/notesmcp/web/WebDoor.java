@@ -13,15 +13,19 @@ import java.net.URL;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 import notesmcp.mcp.http.HttpDoor;
 import notesmcp.mcp.server.Authenticator;
 import notesmcp.mcp.server.Core;
+import notesmcp.policy.proposals.ProposalDirectory;
+import notesmcp.policy.rules.Policy;
+import notesmcp.policy.vault.Workspace;
 
 /**
  * {@code -serve -http HOST:PORT -auth oauth}: the HTTP door with OAuth (docs/oauth.md). The
  * program's only way into this module for serving (by reflection, from the plug-in's class loader:
- * only JDK types and the parent's {@code notesmcp.mcp.server} types cross), beside {@link
- * OwnerCommand} for the {@code owner} commands.
+ * only JDK types, the parent's {@code notesmcp.mcp.server} types and the server's own workspace,
+ * proposals folder and policy cross), beside {@link OwnerCommand} for the {@code owner} commands.
  */
 public final class WebDoor {
   /** An external server's keys are fetched at most this long, and this large. */
@@ -44,21 +48,33 @@ public final class WebDoor {
    * (its keys' https URL) and {@code resource} (this server's public URL, ending {@code /mcp}).
    *
    * @param tokens the tokens file's authenticator, also taken beside OAuth; null for none
+   * @param workspace the server's workspace, where the review page commits what the owner approves
+   * @param proposals the server's proposals folder (null: refused, as {@code -auth oauth} needs it)
+   * @param policy the server's policy, against which every proposal is checked again before it is
+   *     approvable (as {@code review -policy FILE} does)
+   * @param reviewPage told the review page's address once the door knows it
    * @throws IllegalArgumentException when the settings are not usable (a usage error)
    */
   public static HttpDoor start(
-      Core core, Authenticator tokens, Map<String, String> settings, PrintStream log)
+      Core core,
+      Authenticator tokens,
+      Map<String, String> settings,
+      PrintStream log,
+      Workspace workspace,
+      ProposalDirectory proposals,
+      Policy policy,
+      Consumer<String> reviewPage)
       throws Exception {
-    String proposals = settings.get("proposals");
-    if (proposals == null) {
+    if (settings.get("proposals") == null || proposals == null) {
       throw new IllegalArgumentException(
           "-auth oauth needs -proposals DIR, where its state is kept");
     }
     Store store;
     try {
-      store = Store.in(Path.of(proposals));
+      store = Store.in(Path.of(settings.get("proposals")));
     } catch (Store.Unusable e) {
-      throw new IllegalArgumentException("-proposals " + proposals + ": " + e.getMessage());
+      throw new IllegalArgumentException(
+          "-proposals " + settings.get("proposals") + ": " + e.getMessage());
     }
     String issuer = settings.get("issuer");
     String jwks = settings.get("jwks");
@@ -81,7 +97,17 @@ public final class WebDoor {
           };
     }
     ResourceServer resourceServer = new ResourceServer(tokens, external == null);
-    Web web = new Web(store, resourceServer, issuer, settings.get("resource"), external, log);
+    ReviewPage review = new ReviewPage(workspace, proposals, policy, log);
+    Web web =
+        new Web(
+            store,
+            resourceServer,
+            issuer,
+            settings.get("resource"),
+            external,
+            review,
+            reviewPage,
+            log);
     Map<String, String> door = new HashMap<>(settings);
     String publicName = publicAuthority(issuer, settings.get("resource"), jwks != null);
     if (publicName != null) {

@@ -279,19 +279,32 @@ public final class AuditLog {
 
   /** Appends one review decision at once (review runs in a person's terminal, not a server). */
   public void recordDecision(String action, String id, String outcome) throws IOException {
-    append(
-        event(
-            "review",
-            "user",
-            System.getProperty("user.name", "?"),
-            "uid",
-            Long.toString(Posix.userId()),
-            "action",
-            action,
-            "proposal_id",
-            id,
-            "outcome",
-            outcome));
+    recordDecision(action, id, outcome, List.of());
+  }
+
+  /**
+   * Appends one review decision at once, with {@code face} (names and values in turn) after its
+   * outcome: where the decision was made when not in a terminal ({@code "via":"page"}, the owner's
+   * session and the peer: docs/review-page.md). A line without {@code via} came from {@code
+   * notes-mcp review} in a terminal, as every decision line did before the page.
+   */
+  public void recordDecision(String action, String id, String outcome, List<String> face)
+      throws IOException {
+    List<String> members =
+        new ArrayList<>(
+            List.of(
+                "user",
+                System.getProperty("user.name", "?"),
+                "uid",
+                Long.toString(Posix.userId()),
+                "action",
+                action,
+                "proposal_id",
+                id,
+                "outcome",
+                outcome));
+    members.addAll(face);
+    append(event("review", members.toArray(new String[0])));
   }
 
   /** The members of one line but {@code prev}, names and values in turn. */
@@ -383,7 +396,56 @@ public final class AuditLog {
    * of the line before it (0 when every line's is), and the numbers of the torn lines (a line that
    * is not a whole record: it does not end with {@code "}} and a line feed).
    */
-  public record Check(int broken, List<Integer> torn) {}
+  public record Check(int broken, List<Integer> torn) {
+    /** Whether the chain holds: exit 0 of {@code review --log}. */
+    public boolean intact() {
+      return broken == 0;
+    }
+
+    /** The chain's state in words, as both faces of the review say it. */
+    public String verdict() {
+      if (broken == 0) {
+        return "the audit log's chain is intact";
+      }
+      return "the audit log's chain breaks at line "
+          + broken
+          + " (marked !): it does not carry the SHA-256 of the line before it, so a line was"
+          + " changed, removed or inserted there";
+    }
+
+    /** The torn lines in words, or null when there are none. */
+    public String tornLines() {
+      if (torn.isEmpty()) {
+        return null;
+      }
+      return "the audit log has "
+          + (torn.size() == 1 ? "a torn line, " : "torn lines, ")
+          + numbers(torn)
+          + " (marked ~): a line cut short, as a write on a full disk leaves it; the call or"
+          + " decision it recorded is lost as a line, and the line after it carries its SHA-256"
+          + " as after any line";
+    }
+
+    private static String numbers(List<Integer> lines) {
+      StringBuilder text = new StringBuilder("line");
+      if (lines.size() > 1) {
+        text.append('s');
+      }
+      for (int i = 0; i < lines.size() && i < 10; i++) {
+        text.append(i == 0 ? " " : ", ").append(lines.get(i));
+      }
+      if (lines.size() > 10) {
+        text.append(" and ").append(lines.size() - 10).append(" more");
+      }
+      return text.toString();
+    }
+  }
+
+  /**
+   * How much of one line {@link #verify} shows in the visible form: every line the program writes
+   * whole (its client-sent values are cut at 256 characters each when written), a damaged one cut.
+   */
+  public static final int SHOWN_CHARS = 4000;
 
   /**
    * Prints the log, a line each (its members' non-ASCII characters shown as themselves, {@link

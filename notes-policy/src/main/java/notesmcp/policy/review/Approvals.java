@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import notesmcp.files.DurableFiles;
 import notesmcp.files.FileProblem;
 import notesmcp.files.Folder;
@@ -26,12 +27,14 @@ import notesmcp.policy.proposals.Recorded.Valid;
 import notesmcp.policy.rules.Policy;
 import notesmcp.policy.vault.Workspace;
 import notesmcp.text.Quote;
+import notesmcp.text.TerminalText;
 
 /**
  * The trusted approval path: the only code that creates a note, and only for a proposal a person
- * approved outside MCP ({@code docs/approvals.md}). Only {@code notes-mcp review} builds one; the
- * MCP adapter holds the tools' {@code NoteAccess}, from which nothing reaches this package ({@code
- * BordersTest}).
+ * approved outside MCP ({@code docs/approvals.md}). Only the review builds one, in its two faces:
+ * {@code notes-mcp review} in a terminal, and the review page of the HTTP server for the signed-in
+ * owner ({@code docs/review-page.md}); the MCP adapter holds a {@code NoteAccess}, which has no way
+ * to reach this type, and neither has {@code /mcp}'s request handling (BordersTest).
  *
  * <p>Commit of proposal P, destination D (a name N in folder F of workspace W, F being W itself or
  * a folder below it), all under the proposals folder's lock. F is reached from W's descriptor
@@ -102,6 +105,12 @@ public final class Approvals {
 
   private final AuditLog audit;
 
+  /**
+   * What each decision line of the audit trail says beside the OS user: empty for the terminal; the
+   * page's {@code via}, session and peer ({@link #from}).
+   */
+  private final List<String> face;
+
   /** The outcome of one decision: done (exit 0), or refused with nothing changed. */
   public sealed interface Decision permits Done, Refused {
     String message();
@@ -138,6 +147,17 @@ public final class Approvals {
       PrintStream log,
       Consumer<String> checkpoints,
       Policy policy) {
+    this(workspace, directory, clock, log, checkpoints, policy, List.of());
+  }
+
+  private Approvals(
+      Workspace workspace,
+      ProposalDirectory directory,
+      Clock clock,
+      PrintStream log,
+      Consumer<String> checkpoints,
+      Policy policy,
+      List<String> face) {
     this.policy = policy;
     this.audit = new AuditLog(directory, clock);
     this.workspace = workspace;
@@ -145,6 +165,16 @@ public final class Approvals {
     this.clock = clock;
     this.log = log;
     this.checkpoints = checkpoints;
+    this.face = List.copyOf(face);
+  }
+
+  /**
+   * The same approvals, whose decisions the audit trail records as made through {@code face}: names
+   * and values in turn, after the outcome (the review page's {@code via}, {@code session} and
+   * {@code peer}: docs/review-page.md). Every rule is the same; only the lines say more.
+   */
+  public Approvals from(List<String> face) {
+    return new Approvals(workspace, directory, clock, log, checkpoints, policy, face);
   }
 
   /**
@@ -197,6 +227,29 @@ public final class Approvals {
   }
 
   /**
+   * The committed edits that are not undone, newest first, at most {@code max}: what {@link #undo}
+   * can be asked for. Damaged records are left out (an undo refuses them).
+   */
+  public List<Proposal> undoable(int max) throws IOException {
+    List<Proposal> found = new ArrayList<>();
+    for (String id : directory.ids()) {
+      if (directory.status(id) == Status.COMMITTED) {
+        Recorded entry = directory.load(id);
+        if (entry instanceof Valid && ((Valid) entry).proposal().isEdit()) {
+          found.add(((Valid) entry).proposal());
+        }
+      }
+    }
+    found.sort(Comparator.comparing(Proposal::createdAt).thenComparing(Proposal::id).reversed());
+    return found.size() > max ? List.copyOf(found.subList(0, max)) : found;
+  }
+
+  /** The status of proposal {@code id}, or null when the folder holds no such proposal. */
+  public Status status(String id) throws IOException {
+    return directory.statusOf(id);
+  }
+
+  /**
    * Why the policy review was given does not allow {@code proposal} now, or null when it does (see
    * the constructor).
    */
@@ -242,7 +295,8 @@ public final class Approvals {
       audit.recordDecision(
           action,
           ProposalDirectory.isId(id) ? id : "(not a proposal id)",
-          (decision instanceof Done ? "done: " : "refused: ") + decision.message());
+          (decision instanceof Done ? "done: " : "refused: ") + decision.message(),
+          face);
     } catch (IOException e) {
       // The decision stands (it is on disk); the person is told the trail lacks it.
       log.println(
@@ -254,16 +308,23 @@ public final class Approvals {
   }
 
   /**
-   * Prints the audit trail and what its chain check found ({@link AuditLog#verify}): the first line
-   * that does not carry the SHA-256 of the line before it (0 when every line does), and the torn
-   * lines.
+   * Prints the audit trail, each line in the visible form ({@link TerminalText#visibleLine}, at
+   * most {@link AuditLog#SHOWN_CHARS} characters), and returns what its chain check found ({@link
+   * AuditLog#verify}): the first line that does not carry the SHA-256 of the line before it (0 when
+   * every line does), and the torn lines. Both faces of the review show the log this way.
    *
    * @throws IOException if the log cannot be read, or is not a regular file of this user's (a FIFO
    *     there is refused, never waited on)
    */
-  public AuditLog.Check printLog(PrintStream out, java.util.function.UnaryOperator<String> shown)
-      throws IOException {
-    return audit.verify(out, shown);
+  public AuditLog.Check printLog(PrintStream out) throws IOException {
+    return audit.verify(
+        out,
+        new UnaryOperator<String>() {
+          @Override
+          public String apply(String line) {
+            return TerminalText.visibleLine(line, AuditLog.SHOWN_CHARS);
+          }
+        });
   }
 
   private Decision approveUnlogged(String id, String sha256) throws IOException {

@@ -145,6 +145,26 @@ public final class NoteAccess {
     return new NoteAccess(policy, workspace, catalog, clock, directory, factory, audit);
   }
 
+  /**
+   * Told of each proposal a client's call made, once it is kept (a record synced in the proposals
+   * folder, or in memory): so a person can be told to look (docs/review-page.md, "Telling the
+   * person"). Called on the call's own thread after every lock is let go: it must not wait.
+   */
+  public interface Arrivals {
+    /**
+     * @param kept whether the proposal is in a proposals folder, for review; false: in memory
+     */
+    void proposed(Proposal proposal, boolean kept);
+  }
+
+  /**
+   * Tells {@code arrivals} of every proposal accepted from now on. Call once, after {@link
+   * #withSearch}, before the first call.
+   */
+  public void tell(Arrivals arrivals) {
+    proposer.tell(arrivals);
+  }
+
   /** The tools this policy offers, in a fixed order, with schemas generated from the policy. */
   public List<ToolDefinition> tools() {
     return tools;

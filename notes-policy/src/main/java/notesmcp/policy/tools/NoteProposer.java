@@ -46,6 +46,9 @@ final class NoteProposer {
   // Guarded by this: the proposals kept in memory, all pending (nothing in this process approves).
   private final List<Proposal> kept = new ArrayList<>();
 
+  /** Told of each proposal accepted, once it is kept; null for nobody. */
+  private volatile NoteAccess.Arrivals arrivals;
+
   NoteProposer(
       Policy policy,
       Workspace workspace,
@@ -57,6 +60,22 @@ final class NoteProposer {
     this.clock = clock;
     this.directory = directory;
     this.reader = reader;
+  }
+
+  void tell(NoteAccess.Arrivals arrivals) {
+    this.arrivals = arrivals;
+  }
+
+  /**
+   * Tells {@link #arrivals} of {@code proposal} when {@code outcome} accepted it: after it is kept
+   * and every lock is let go, on the calling thread (the listener must not wait).
+   */
+  private Outcome told(Outcome outcome, Proposal proposal) {
+    NoteAccess.Arrivals listener = arrivals;
+    if (listener != null && outcome instanceof Outcome.Answer) {
+      listener.proposed(proposal, directory != null);
+    }
+    return outcome;
   }
 
   /** The first proposal waiting in memory, or null; always null with a proposals folder. */
@@ -93,9 +112,11 @@ final class NoteProposer {
             requester,
             null,
             Authenticated.nameOf(who));
+    Outcome outcome;
     synchronized (this) {
-      return directory == null ? keepInMemory(proposal) : keepInDirectory(proposal);
+      outcome = directory == null ? keepInMemory(proposal) : keepInDirectory(proposal);
     }
+    return told(outcome, proposal);
   }
 
   /** The destination a client's {@code path} names, if the policy lets it be proposed. */
@@ -233,6 +254,7 @@ final class NoteProposer {
             requester,
             base,
             Authenticated.nameOf(who));
+    Outcome outcome;
     synchronized (this) {
       if (directory == null) {
         String full = inMemoryBlocking(proposal);
@@ -240,10 +262,12 @@ final class NoteProposer {
           return new Outcome.Refusal(full);
         }
         kept.add(proposal);
-        return accepted(proposal);
+        outcome = accepted(proposal);
+      } else {
+        outcome = keepInDirectory(proposal);
       }
-      return keepInDirectory(proposal);
     }
+    return told(outcome, proposal);
   }
 
   /** The bound on pending proposals in a folder: the policy file's maxPending, or none. */

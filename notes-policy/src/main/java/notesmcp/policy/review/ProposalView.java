@@ -1,4 +1,4 @@
-package notesmcp.app;
+package notesmcp.policy.review;
 
 import java.nio.file.Path;
 import notesmcp.policy.proposals.Proposal;
@@ -10,17 +10,20 @@ import notesmcp.text.LineDiff;
 import notesmcp.text.TerminalText;
 
 /**
- * How {@code review} shows a pending proposal to a person (docs/approvals.md): the destination
- * path, the byte length, the SHA-256, the exact content with every control character, escape
- * sequence and invisible character made visible, and the client that asked, labelled unverified.
- * Everything that came from a record is shown in {@link TerminalText}'s visible form; the chat's
- * confirmation shows a proposal's content the same way ({@link TerminalText#gutter}).
+ * How a pending proposal is shown to a person (docs/approvals.md), by both faces of the review:
+ * {@code notes-mcp review} in a terminal and the review page of the HTTP server, which shows this
+ * very text, HTML-escaped (docs/review-page.md). The destination path, the byte length, the
+ * SHA-256, the exact content with every control character, escape sequence and invisible character
+ * made visible, the client that asked, labelled unverified, and the credential the server checked
+ * when the proposal came over HTTP. Everything that came from a record is shown in {@link
+ * TerminalText}'s visible form; the chat's confirmation shows a proposal's content the same way
+ * ({@link TerminalText#gutter}).
  */
-final class ProposalView {
+public final class ProposalView {
   private ProposalView() {}
 
   /** The block for one entry, ending with a newline. */
-  static String render(Recorded entry, Path destination) {
+  public static String render(Recorded entry, Path destination) {
     if (entry instanceof Damaged) {
       Damaged damaged = (Damaged) entry;
       return "Damaged proposal "
@@ -40,6 +43,7 @@ final class ProposalView {
     field(out, "sha256", proposal.sha256());
     field(out, "created", proposal.createdAt().toString());
     field(out, "requested by", requester(proposal.requester()));
+    credential(out, proposal.authenticated());
     field(out, "content", TerminalText.KEY);
     out.append(TerminalText.gutter(proposal.content()));
     return out.toString();
@@ -49,7 +53,7 @@ final class ProposalView {
    * The block for a proposal the policy given to review does not allow (or an edit shown without
    * one): shown so the person can reject it, never offered for approval.
    */
-  static String render(Recorded entry, Path destination, String disallowed) {
+  public static String render(Recorded entry, Path destination, String disallowed) {
     Proposal proposal = ((Valid) entry).proposal();
     if (proposal.isEdit()) {
       return renderEdit(proposal, destination, disallowed);
@@ -81,6 +85,7 @@ final class ProposalView {
         proposal.sha256() + " (the new text, " + proposal.bytes().length + " bytes)");
     field(out, "created", proposal.createdAt().toString());
     field(out, "requested by", requester(proposal.requester()));
+    credential(out, proposal.authenticated());
     field(out, "diff", "- removed, + added; " + TerminalText.KEY);
     out.append(LineDiff.render(proposal.base(), proposal.content()));
     if (disallowed != null) {
@@ -92,6 +97,31 @@ final class ProposalView {
 
   private static void field(StringBuilder out, String name, String value) {
     out.append("  ").append(String.format("%-13s", name)).append(value).append('\n');
+  }
+
+  /** The prefix of an OAuth caller's name ({@code oauth:CLIENT_ID}; docs/oauth.md). */
+  private static final String OAUTH = "oauth:";
+
+  /**
+   * The credential the HTTP server checked when the proposal was made (the record's {@code
+   * authenticatedRequester}): a tokens file's token by its name, or an OAuth client the owner
+   * allowed, by its client id. No line for a proposal made over stdio (or over HTTP with {@code
+   * -auth none}): nothing was checked then.
+   */
+  private static void credential(StringBuilder out, String authenticated) {
+    if (authenticated == null) {
+      return;
+    }
+    field(
+        out,
+        "credential",
+        authenticated.startsWith(OAUTH)
+            ? "OAuth client \""
+                + quoted(authenticated.substring(OAUTH.length()))
+                + "\", allowed by the owner (checked by the server, not the client's claim)"
+            : "token \""
+                + quoted(authenticated)
+                + "\" (checked by the server, not the client's claim)");
   }
 
   private static String requester(Requester requester) {
