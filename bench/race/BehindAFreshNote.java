@@ -9,8 +9,8 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /**
- * How long reads of a quiet note wait behind a read of a note saved a moment ago (bench/race,
- * README, "Behind a fresh note"). Starts `LAUNCHER -serve -root W` on a workspace of its own
+ * How long reads of a quiet note wait behind a read of a note saved a moment ago
+ * (bench/race/README.md, "Behind a fresh note"). Starts `LAUNCHER -serve -root W` on a workspace of its own
  * holding notes.txt (quiet) and draft.txt; each round rewrites draft.txt in place, then at once
  * pipelines, in one write, read_note draft.txt and QUIET reads of notes.txt. The draft read waits
  * out the change margin (docs/behaviour.md, "What holds against other processes"); the quiet reads

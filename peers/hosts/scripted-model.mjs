@@ -1,5 +1,5 @@
 // A scripted model API on loopback, for driving real hosts headless against notes-mcp (HostsIT,
-// and the measurements in the README's host table). It speaks the four wire formats the hosts use:
+// and the measurements in docs/hosts.md's host table). It speaks the four wire formats the hosts use:
 // Anthropic Messages (Claude Code), OpenAI Responses (Codex), OpenAI Chat Completions (Qwen Code)
 // and Gemini generateContent (Gemini CLI), each as server-sent events.
 //

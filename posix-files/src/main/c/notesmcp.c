@@ -1,7 +1,7 @@
 /*
  * libnotesmcp.so: the POSIX calls Java 17's standard library lacks, for the careful reads and the
- * descriptor-relative writes of posix-files (posix-files/NATIVE.md; the README's "Reading notes while
- * other processes change the workspace"). Loaded by notesmcp.files.Posix, which declares each
+ * descriptor-relative writes of posix-files (posix-files/NATIVE.md; docs/behaviour.md, "What holds
+ * against other processes"). Loaded by notesmcp.files.Posix, which declares each
  * function and says what it is for.
  *
  * Rules every function keeps, so that each can be checked by reading it:

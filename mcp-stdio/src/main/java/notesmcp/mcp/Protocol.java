@@ -53,11 +53,11 @@ public final class Protocol {
 
   /**
    * Served after an {@code initialize} handshake, newest first. 2024-11-05 is still the only
-   * version the Vercel AI SDK 4.x and Spring AI 1.x clients ask for (README, "Interoperability").
-   * What this server sends in the legacy era (tool name, description and inputSchema; content and
-   * isError; protocolVersion, capabilities.tools, serverInfo name and version, instructions) exists
-   * in all four, except tool annotations ({@link #hasToolAnnotations}); the tests check every reply
-   * for members its revision lacks.
+   * version the Vercel AI SDK 4.x and Spring AI 1.x clients ask for (docs/testing.md,
+   * "Interoperability"). What this server sends in the legacy era (tool name, description and
+   * inputSchema; content and isError; protocolVersion, capabilities.tools, serverInfo name and
+   * version, instructions) exists in all four, except tool annotations ({@link
+   * #hasToolAnnotations}); the tests check every reply for members its revision lacks.
    */
   public static final List<String> LEGACY =
       List.of("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");

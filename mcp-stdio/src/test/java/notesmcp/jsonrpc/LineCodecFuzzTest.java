@@ -417,9 +417,9 @@ class LineCodecFuzzTest {
   }
 
   /**
-   * The error reply a malformed line gets: a JSON-RPC code of the two the contract names, a message
-   * that says which in words and names no Java class, short, and written as one line that reads
-   * back as the same error.
+   * The error reply a malformed line gets: a JSON-RPC code of the two docs/protocol.md names, a
+   * message that says which in words and names no Java class, short, and written as one line that
+   * reads back as the same error.
    */
   private static void checkError(Codec.Malformed e) {
     ErrorObject error = e.error();

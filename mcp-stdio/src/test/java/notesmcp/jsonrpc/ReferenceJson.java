@@ -11,17 +11,17 @@ import java.util.List;
  * their duplicates, and the byte span of every value, so the fuzz test can tell what text a member
  * had on the wire.
  *
- * <p>Choices where the RFCs leave room, each the one the contract or JSON-RPC implies: a UTF-8 byte
- * order mark before the value is ignored (RFC 8259 §8.1: parsers "MAY ignore the presence of a byte
- * order mark"); any other encoding is not JSON (§8.1: "MUST be encoded using UTF-8"); escaped
+ * <p>Choices where the RFCs leave room, each the one docs/protocol.md or JSON-RPC implies: a UTF-8
+ * byte order mark before the value is ignored (RFC 8259 §8.1: parsers "MAY ignore the presence of a
+ * byte order mark"); any other encoding is not JSON (§8.1: "MUST be encoded using UTF-8"); escaped
  * unpaired surrogates ({@code "\ud800"}) are allowed (the grammar allows any {@code \}{@code u}
  * escape). Bounds (docs/behaviour.md, "Limits"): at most 64 nested arrays and objects, a number of
  * at most 100 digits (integer, fraction and exponent digits together), a string or member name of
- * at most 1 MiB once decoded. The contract does not say in what the 1 MiB is counted, and Jackson
- * counts a string value in UTF-16 code units and a member name in UTF-8 bytes (in the 4-byte blocks
- * it hashes names in); within both a string is within the bound, beyond either it may be refused
- * (the fuzz test then requires that nothing over 1 Mi code units is ever kept). A server line is at
- * most 1 MiB, so only the client's 4 MiB lines can reach the difference.
+ * at most 1 MiB once decoded. docs/behaviour.md does not say in what the 1 MiB is counted, and
+ * Jackson counts a string value in UTF-16 code units and a member name in UTF-8 bytes (in the
+ * 4-byte blocks it hashes names in); within both a string is within the bound, beyond either it may
+ * be refused (the fuzz test then requires that nothing over 1 Mi code units is ever kept). A server
+ * line is at most 1 MiB, so only the client's 4 MiB lines can reach the difference.
  */
 final class ReferenceJson {
   static final int MAX_DEPTH = 64;
@@ -71,7 +71,7 @@ final class ReferenceJson {
    * Not one JSON value within the bounds; {@code bound} when only a bound was broken or the text
    * holds what RFC 8259 leaves open (§8.2: a string with an unpaired surrogate, "the behavior of
    * software that receives JSON texts containing such values is unpredictable"): a member name with
-   * one. Jackson refuses those in names and keeps them in values, which the contract allows.
+   * one. Jackson refuses those in names and keeps them in values, which docs/behaviour.md allows.
    */
   static final class NotJson extends Exception {
     private static final long serialVersionUID = 1L;

@@ -152,8 +152,8 @@ final class ClientCommand {
   }
 
   /**
-   * The end of a failed server's stderr, so that a quiet client still says why (README, "Three
-   * kinds of failure").
+   * The end of a failed server's stderr, so that a quiet client still says why (docs/behaviour.md,
+   * "Exit codes, and three kinds of failure").
    */
   private static void showEnd(StderrTail stderr, PrintStream err) {
     try {

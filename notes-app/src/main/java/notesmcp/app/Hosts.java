@@ -13,7 +13,7 @@ import tools.jackson.databind.json.JsonMapper;
  * --install} makes to the host's user-level configuration, with the read-only tools ({@link
  * HostTools#READ_ONLY}) allowed without a prompt and the rest ({@link HostTools#ASKED}) left to, or
  * put under, the host's confirmation wherever its configuration can say so. Where each file is, and
- * why, is in the README's "Using it from a host" and {@code docs/packaging.md}, "Host configuration
+ * why, is in docs/hosts.md, "Where each host keeps it" and "What each host is told, and asks
  * files".
  */
 final class Hosts {

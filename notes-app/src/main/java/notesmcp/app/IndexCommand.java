@@ -21,11 +21,11 @@ import notesmcp.policy.vault.Workspace;
 /**
  * {@code notes-mcp index -root W -policy FILE}: builds or brings up to date the kept index of
  * {@code search_notes} for that workspace and policy, as the server's first search would, and exits
- * (README, "Search"). The notes are read through the same policy and careful read as {@code
- * read_note}. A server whose first search finds no kept index runs this mode as a child process, so
- * that the build runs with the JVM's optimizing compiler on every core (docs/behaviour.md,
- * "search_notes"); a person may run it too, to have the first search ready. Writes nothing on
- * stdout, but with {@link #FIRST_SEARCH}.
+ * (docs/behaviour.md, "search_notes"). The notes are read through the same policy and careful read
+ * as {@code read_note}. A server whose first search finds no kept index runs this mode as a child
+ * process, so that the build runs with the JVM's optimizing compiler on every core
+ * (docs/behaviour.md, "search_notes"); a person may run it too, to have the first search ready.
+ * Writes nothing on stdout, but with {@link #FIRST_SEARCH}.
  *
  * <p>{@code -first-search}: the server's first search is answered before the build. The query comes
  * on stdin and its ranking, by a scan of every note, goes to stdout before the index is built (as

@@ -24,8 +24,8 @@ import tools.jackson.core.json.JsonFactory;
  * --root=W}. The word {@code review} selects the review mode: {@code notes-mcp review -root W
  * -proposals DIR [--approve ID --sha256 HEX | --reject ID]}, "single- and double-dash spellings
  * both work, in any order" (docs/approvals.md). The word {@code config} prints a host's
- * configuration entry: {@code notes-mcp config -root W [-host NAME] [--install]} (README, "Using it
- * from a host").
+ * configuration entry: {@code notes-mcp config -root W [-host NAME] [--install]} (docs/hosts.md,
+ * "One command").
  *
  * <p>{@code notifyCommand} is {@code -serve}'s {@code -notify-command 'CMD ARGS'}: a program run,
  * never through a shell, when a proposal arrives (docs/review-page.md, "Telling the person").

@@ -32,7 +32,7 @@ import tools.jackson.databind.JsonNode;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class BlockedPipesIT {
-  /** A liveness bound, not a measurement: the contract says "within a second". */
+  /** A liveness bound, not a measurement: docs/behaviour.md says "within a second". */
   private static final Duration SIGTERM_BOUND = Duration.ofSeconds(3);
 
   /** How long a test waits for all its replies before it kills the server and fails. */

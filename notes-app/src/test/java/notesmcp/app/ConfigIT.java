@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * {@code notes-mcp config -root W [-host NAME]} through the real launcher (README, "Using it from a
+ * {@code notes-mcp config -root W [-host NAME]} through the real launcher (docs/hosts.md, "One
  * host"): for each host a valid entry naming the executable that ran and W, both absolute and
  * existing, in a folder whose name has spaces and quotes; the entry actually starts a working
  * server; {@code -policy} and {@code -proposals} are checked as {@code -serve} checks them and

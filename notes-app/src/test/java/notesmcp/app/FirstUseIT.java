@@ -28,11 +28,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * What a new user meets first (README, "Install" and "Tests"): {@code ./notes-mcp} in a checkout
- * with no {@code target/} builds the program and says so on stderr, in plain text (no terminal
- * escape codes from Maven); and a built checkout that is copied ({@code cp -a}) or moved starts
- * without a single start-up-cache warning from the JVM (the launcher sees that its cache was made
- * for the jar at another path and makes a new one).
+ * What a new user meets first (docs/packaging.md, "Installing"; docs/testing.md): {@code
+ * ./notes-mcp} in a checkout with no {@code target/} builds the program and says so on stderr, in
+ * plain text (no terminal escape codes from Maven); and a built checkout that is copied ({@code cp
+ * -a}) or moved starts without a single start-up-cache warning from the JVM (the launcher sees that
+ * its cache was made for the jar at another path and makes a new one).
  *
  * <p>Nothing the launcher runs before the JVM reads the client's stdin (docs/packaging.md, "Where
  * in the build"): each first run is given input on a pipe, as a host or a script gives it, and must

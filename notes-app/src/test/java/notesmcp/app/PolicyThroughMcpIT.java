@@ -28,9 +28,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * docs/behaviour.md, "Tools", row by row: each call is made directly on the policy and through MCP
  * (the real executable over stdio), and both must give the same text, the same refusal, and the
- * text the contract wants. A policy file names extra notes so that every hostile file kind sits
- * under an allowed name: links out of and inside the workspace, a directory, a FIFO, a hard link,
- * 2,048 and 2,049 bytes, invalid UTF-8.
+ * text docs/behaviour.md gives. A policy file names extra notes so that every hostile file kind
+ * sits under an allowed name: links out of and inside the workspace, a directory, a FIFO, a hard
+ * link, 2,048 and 2,049 bytes, invalid UTF-8.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 60, unit = TimeUnit.SECONDS)

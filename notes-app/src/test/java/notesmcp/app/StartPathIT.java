@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The start-path rule (docs/design.md, "Tests"; README, "Tests"): what {@code -serve} and the
+ * The start-path rule (docs/design.md, "Tests"; docs/testing.md): what {@code -serve} and the
  * one-shot client run links no {@code invokedynamic} of ours. Linking one costs milliseconds on a
  * cold start; a lambda, a method reference or a string concatenation compiled to {@code
  * invokedynamic} must stay off this path.

@@ -16,7 +16,7 @@ import notesmcp.mcp.server.Tools;
 import notesmcp.mcp.server.Tools.Tool;
 
 /**
- * The real program with what only tests may add, through {@link Seams} (README, "Tests": the
+ * The real program with what only tests may add, through {@link Seams} (docs/testing.md: the
  * shipped program has no test hooks). Its own flags come first, then the program's command line:
  *
  * <ul>

@@ -21,18 +21,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What holds against other processes ({@code docs/behaviour.md}, "What holds against other
- * processes"; the README's "Reading notes while other processes change the workspace"): another
- * local process renaming, exchanging, linking or unlinking files in the workspace at any moment can
- * make a read fail, but never make it return the bytes of a file outside the workspace, and never
- * make a call wait on a FIFO or device. While a client pipelines {@code read_note notes.txt} to the
- * real executable, a second process ({@code swapper.c}, built here with gcc) changes what {@code
- * notes.txt} is as fast as it can: exchanged atomically with a hard link to a secret file outside
- * the workspace, or with a FIFO nobody writes; replaced by plain renames in turn with a regular
- * file, a symbolic link and a hard link to the secret, and a directory; or, the cycle a link count
- * cannot stop, each thing made at {@code .tmp} and renamed over the note, the hard link unlinked
- * before the directory comes, while two more processes write and fsync files on the same file
- * system (journal pressure widens the kernel's window between dropping the link count and removing
- * the name). bench/race/run runs that last cycle for longer and counts.
+ * processes"): another local process renaming, exchanging, linking or unlinking files in the
+ * workspace at any moment can make a read fail, but never make it return the bytes of a file
+ * outside the workspace, and never make a call wait on a FIFO or device. While a client pipelines
+ * {@code read_note notes.txt} to the real executable, a second process ({@code swapper.c}, built
+ * here with gcc) changes what {@code notes.txt} is as fast as it can: exchanged atomically with a
+ * hard link to a secret file outside the workspace, or with a FIFO nobody writes; replaced by plain
+ * renames in turn with a regular file, a symbolic link and a hard link to the secret, and a
+ * directory; or, the cycle a link count cannot stop, each thing made at {@code .tmp} and renamed
+ * over the note, the hard link unlinked before the directory comes, while two more processes write
+ * and fsync files on the same file system (journal pressure widens the kernel's window between
+ * dropping the link count and removing the name). bench/race/run runs that last cycle for longer
+ * and counts.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class WorkspaceRaceIT {

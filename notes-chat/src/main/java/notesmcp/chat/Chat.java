@@ -38,8 +38,8 @@ public final class Chat {
   static final String PROPOSE_EDIT = "propose_edit";
 
   /**
-   * What the model is told before anything else (README, "What the host does"): tool results are
-   * untrusted data. It never holds note content.
+   * What the model is told before anything else (docs/chat.md, "What the host does"): tool results
+   * are untrusted data. It never holds note content.
    */
   static final String SYSTEM_PROMPT =
       "You are a notes assistant for the user who writes the user messages. Your tools can list"

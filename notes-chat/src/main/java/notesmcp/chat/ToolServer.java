@@ -14,7 +14,7 @@ import tools.jackson.databind.JsonNode;
  * a refusal is a result, a protocol error is a JSON-RPC error, a transport failure is an {@code
  * IOException}, a missed deadline included). A call is never retried here. Once the transport has
  * failed, whether the server died or missed the deadline, nothing more is sent to it, and the chat
- * ends after the model's answer (README, "Chat").
+ * ends after the model's answer (docs/chat.md).
  */
 final class ToolServer {
   /** The most characters of one tool result passed to the model. */

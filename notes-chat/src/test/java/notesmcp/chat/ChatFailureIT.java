@@ -19,7 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Failures, each a clear message and never a hang (README, "Chat"): an unreachable or silent model
+ * Failures, each a clear message and never a hang (docs/chat.md): an unreachable or silent model
  * server and an unreachable MCP server are exit 4; a protocol error reaches the model as what it
  * is; a server that dies or misses the deadline during a call is a transport failure, after which
  * nothing more is sent, the model answers, and the chat ends with exit 4. What a model asks to send

@@ -50,10 +50,9 @@ import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * The search engine behind {@code search_notes} (README, "Search"; docs/behaviour.md,
- * "search_notes"): a Lucene index of the notes the corpus lets {@code read_note} return, built on
- * the first search, kept on disk in the user's cache folder ({@link IndexFolder}) or, when that is
- * not safe, in memory.
+ * The search engine behind {@code search_notes} (docs/behaviour.md, "search_notes"): a Lucene index
+ * of the notes the corpus lets {@code read_note} return, built on the first search, kept on disk in
+ * the user's cache folder ({@link IndexFolder}) or, when that is not safe, in memory.
  *
  * <p>Freshness: before a search, at most every {@link #SWEEP_INTERVAL_NANOS}, the corpus's notes
  * are looked at (identity: device, inode, size, change time) and every new or changed one read and

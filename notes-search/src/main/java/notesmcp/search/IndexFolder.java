@@ -26,10 +26,11 @@ import java.util.Map;
 import notesmcp.files.OwnFile;
 
 /**
- * Where a kept index lives (README, "Search"): {@code $XDG_CACHE_HOME/notes-mcp/search/KEY/}, or
- * {@code ~/.cache/notes-mcp/search/KEY/} when that variable is unset or not absolute. KEY is a hash
- * of the corpus's key (the root's real path and identity, the policy's readable names and size
- * limit, this engine's format), so an index only ever holds notes of one root under one policy.
+ * Where a kept index lives (docs/behaviour.md, "search_notes"): {@code
+ * $XDG_CACHE_HOME/notes-mcp/search/KEY/}, or {@code ~/.cache/notes-mcp/search/KEY/} when that
+ * variable is unset or not absolute. KEY is a hash of the corpus's key (the root's real path and
+ * identity, the policy's readable names and size limit, this engine's format), so an index only
+ * ever holds notes of one root under one policy.
  *
  * <p>Used only when every folder from the cache folder down is a real folder (not a link), owned by
  * this process's user, and writable by nobody else, and every entry of the index's own folder is a

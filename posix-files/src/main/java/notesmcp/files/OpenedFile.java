@@ -14,19 +14,10 @@ import java.util.Arrays;
  * actually opened, and {@link #readAll} reads from that same descriptor, so no rename or exchange
  * after the open can change what is checked or read.
  *
- * <p>Why both looks: the descriptor alone is not enough. Open a name while it is a second hard link
- * to a file outside the folder, let another process remove the other link, and the descriptor shows
- * one link; the name, looked at before the open, showed two. So {@link #links} is the larger of the
- * two counts, and the two must be the same file (device and inode).
- *
- * <p>Why the change times: even two looks can both see one link while the other process is in the
- * middle of removing the second one (the kernel drops the count before the name leaves the folder,
- * and the window widens under file-system load). Such a removal stamps the folder's change time,
- * and the link or rename that brought the file in stamped the file's. So {@link #readAll} accepts
- * its bytes only if the file's change time is the same at all three looks (name, descriptor, after
- * the read), the folder's is the same before and after, and both are older than the {@link
- * ChangeRule}'s margin; else {@link ChangedWhileReading}. What that leaves open is measured and
- * stated in {@code docs/behaviour.md}, "What holds against other processes".
+ * <p>{@link #links} is the larger of the link counts the name and the descriptor showed, and the
+ * two must be the same file; {@link #readAll} accepts its bytes only under the {@link ChangeRule}.
+ * Why both looks and the change times, and what they leave open: {@code docs/behaviour.md}, "What
+ * holds against other processes" (told there once).
  *
  * <p>Not thread-safe: one thread opens, reads and closes it.
  */

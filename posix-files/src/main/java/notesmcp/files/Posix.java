@@ -21,9 +21,9 @@ import java.util.zip.CRC32;
  * descriptor; {@code statx} of a name or a descriptor (with nanosecond change and modification
  * times and the mount id); folders read through their descriptor in bounded chunks; inotify; and
  * the descriptor-relative writes of {@link WritableFolder}. The checks of a careful read hold "for
- * the file actually opened", as its descriptor's own attributes give them (the README, "Reading
- * notes while other processes change the workspace"). Only the classes of this package call them;
- * the rest of the program sees {@link Folder}, {@link WritableFolder} and their helpers.
+ * the file actually opened", as its descriptor's own attributes give them (docs/behaviour.md, "What
+ * holds against other processes"). Only the classes of this package call them; the rest of the
+ * program sees {@link Folder}, {@link WritableFolder} and their helpers.
  *
  * <p>Where the library is: {@code native/libnotesmcp.so} beside the jar or classes folder that
  * holds this class (its code source), so {@code notes-app/target/notes-mcp.jar} loads {@code

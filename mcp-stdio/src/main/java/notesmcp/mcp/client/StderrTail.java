@@ -9,9 +9,9 @@ import notesmcp.text.TerminalText;
 
 /**
  * The end of a server's stderr: the last {@value #KEEP} bytes, kept so that a client that does not
- * show the server's log can still say why the server failed (README, "Three kinds of failure": the
- * client is quiet about its server unless asked). "The client MAY capture, forward, or ignore the
- * server's stderr" (transports/stdio).
+ * show the server's log can still say why the server failed (docs/behaviour.md, "Exit codes, and
+ * three kinds of failure": the client is quiet about its server unless asked). "The client MAY
+ * capture, forward, or ignore the server's stderr" (transports/stdio).
  *
  * <p>One daemon thread per followed process ("notes-mcp server stderr") reads the pipe until it
  * ends, so the server never blocks on a full stderr, and copies what it reads to a pass-through

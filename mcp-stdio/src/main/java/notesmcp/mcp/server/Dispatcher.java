@@ -410,7 +410,9 @@ final class Dispatcher {
               || meta.has(Protocol.META_CLIENT_INFO));
     }
 
-    /** Reads and checks the fields, in the contract's order; the version is checked separately. */
+    /**
+     * Reads and checks the fields, in docs/protocol.md's order; the version is checked separately.
+     */
     static RequestMeta read(JsonNode params) throws RpcException {
       if (params == null || !params.isObject()) {
         throw ProtocolErrors.invalidParams(

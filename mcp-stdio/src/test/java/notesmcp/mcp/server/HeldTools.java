@@ -8,9 +8,9 @@ import notesmcp.mcp.server.Tools.Tool;
 
 /**
  * Tools that keep every call waiting before it reaches the wrapped tools, until the call is
- * cancelled or {@code hold} passes: a slow call, made in test code (README, "Tests": the shipped
- * program has no hold of its own). A cancelled call then throws before it runs, as the real adapter
- * does.
+ * cancelled or {@code hold} passes: a slow call, made in test code (docs/testing.md, "What mvn -B
+ * -ntp verify runs": the shipped program has no hold of its own). A cancelled call then throws
+ * before it runs, as the real adapter does.
  */
 final class HeldTools implements Tools {
   private final Tools tools;

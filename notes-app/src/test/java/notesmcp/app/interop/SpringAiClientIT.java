@@ -19,9 +19,9 @@ import tools.jackson.databind.JsonNode;
  * real executable. It lives in its own module, {@code peers/interop/spring-ai} (its own parent and
  * classpath: the SDK 0.17 it brings must not meet the 2.1.0 SDK on this module's test classpath),
  * and runs here in a child JVM from the classpath that module writes. On stdio it asks for
- * 2024-11-05 only (README, "Interoperability": before that version was served it failed with
- * "Unsupported protocol version"). The server is started through peers/interop/wire-tap.mjs so the
- * report has the wire.
+ * 2024-11-05 only (docs/testing.md, "Interoperability": before that version was served it failed
+ * with "Unsupported protocol version"). The server is started through peers/interop/wire-tap.mjs so
+ * the report has the wire.
  */
 class SpringAiClientIT {
   @TempDir static Path dir;

@@ -14,9 +14,9 @@ import tools.jackson.databind.JsonNode;
  * The Vercel AI SDK 4.x MCP client ({@code ai} 4.3, {@code experimental_createMCPClient}),
  * unmodified, against our real executable: {@code node peers/interop/vercel-ai-4/client.mjs
  * ./notes-mcp -serve -root WS}. It asks for 2024-11-05 only and disconnects from any other answer
- * (README, "Interoperability": before 2024-11-05 was served, it failed with "Server's protocol
- * version is not supported: 2025-11-25"). Its AI SDK tools can only call listed tools, so an
- * unknown tool never reaches us.
+ * (docs/testing.md, "Interoperability": before 2024-11-05 was served, it failed with "Server's
+ * protocol version is not supported: 2025-11-25"). Its AI SDK tools can only call listed tools, so
+ * an unknown tool never reaches us.
  */
 class VercelAi4ClientIT {
   @TempDir static Path dir;

@@ -60,7 +60,7 @@ final class Arguments {
 
   /**
    * Decodes {@code raw}, the arguments object exactly as received; {@code null} means the client
-   * omitted {@code arguments}, which the contract treats as {@code {}}.
+   * omitted {@code arguments}, which docs/behaviour.md treats as {@code {}}.
    */
   static Arguments decode(String raw) throws Rejected {
     if (raw == null) {

@@ -26,15 +26,11 @@ import notesmcp.policy.rules.NoteName;
  * files in it for the tools. It reads; it never writes (only the review's {@code Approvals} creates
  * a note, through a {@code WritableFolder} of its own).
  *
- * <p>The root is resolved to its real path and opened once, by descriptor, at start-up ({@link
- * Folder}); every note is then reached from that descriptor, folder by folder ({@link Folder#walk}:
- * never a link, never across a mount point), and read by the careful read ({@link Folder#open},
- * {@link OpenedFile#readAll}): inspected without following links, opened with {@code
- * O_NONBLOCK|O_NOFOLLOW}, and read only when the descriptor itself is a regular file with one hard
- * link, the same file (device and inode) that the name showed, at most the size limit, unchanged
- * (with its folder) across the read and for the margin before it, and valid UTF-8: every check
- * holds for the file actually opened. The API is written down in {@code docs/design.md}, "Reading a
- * note". Thread-safe: it holds no mutable state.
+ * <p>The root is opened once, by descriptor, at start-up ({@link Folder}); every note is reached
+ * from it folder by folder ({@link Folder#walk}) and read by the careful read ({@link Folder#open},
+ * {@link OpenedFile#readAll}), whose rules and what they hold against are told once, in {@code
+ * docs/behaviour.md}, "What holds against other processes"; the API is in {@code docs/design.md},
+ * "Reading a note". Thread-safe: it holds no mutable state.
  */
 public final class Workspace {
   private final Path root;

@@ -14,7 +14,8 @@ import tools.jackson.databind.json.JsonMapper;
  * The reference reading the fuzz tests hold the policy's parsers to: a whole-document parse into
  * Jackson's tree model, strict about duplicate keys at every depth and about anything after the
  * value. It shares Jackson's tokenizer with the code under test, but none of its decisions: which
- * keys, types and sizes are acceptable is written out again in each fuzz test, from the contract.
+ * keys, types and sizes are acceptable is written out again in each fuzz test, from
+ * docs/behaviour.md.
  */
 public final class StrictJson {
   private static final JsonMapper MAPPER =

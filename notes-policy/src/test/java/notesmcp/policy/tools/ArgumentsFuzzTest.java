@@ -100,7 +100,7 @@ class ArgumentsFuzzTest {
 
   /**
    * The reference reading of text within the size bound, already parsed into {@code tree}: the
-   * values, or null when the contract says refuse.
+   * values, or null when docs/behaviour.md says refuse.
    */
   private static Map<String, String> reference(JsonNode tree, List<String> keys) {
     if (tree == null || !tree.isObject()) {
@@ -164,8 +164,8 @@ class ArgumentsFuzzTest {
   }
 
   /**
-   * The answer the contract gives for valid arguments, in a comparable form, or null for a refusal:
-   * the workspace holds notes.txt and project.txt, no draft.txt, and nothing is pending.
+   * The answer docs/behaviour.md gives for valid arguments, in a comparable form, or null for a
+   * refusal: the workspace holds notes.txt and project.txt, no draft.txt, and nothing is pending.
    */
   private static String expectedAnswer(String tool, Map<String, String> arguments) {
     switch (tool) {

@@ -37,8 +37,8 @@ public final class SampleWorkspace {
   }
 
   /**
-   * Fresh notes with the contract's default lists and no call budget to run out: nothing pending,
-   * no call counted, whatever an earlier input did.
+   * Fresh notes with the default policy's lists and no call budget to run out: nothing pending, no
+   * call counted, whatever an earlier input did.
    */
   public static NoteAccess notes() {
     return new NoteAccess(
