@@ -118,7 +118,7 @@ final class StartUp {
   }
 
   /**
-   * "An executable that cannot start MUST fail loudly" (docs/behaviour.md, "Command line"); never a
+   * "An executable that cannot start fails loudly" (docs/behaviour.md, "Command line"); never a
    * fallback.
    */
   private Failed cannotStart(Posix.Unavailable e) {

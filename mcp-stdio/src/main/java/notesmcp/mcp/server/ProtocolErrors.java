@@ -50,7 +50,7 @@ final class ProtocolErrors {
             data));
   }
 
-  /** docs/behaviour.md, "Limits": "one line on stdin | 1 MiB of bytes | -32600". */
+  /** docs/behaviour.md, "Limits": one line on stdin, at most 1 MiB; over it, -32600. */
   static ErrorObject lineTooLong(int maxLineBytes) {
     return new ErrorObject(
         ErrorCodes.INVALID_REQUEST, "Invalid Request: line longer than " + maxLineBytes + " bytes");
