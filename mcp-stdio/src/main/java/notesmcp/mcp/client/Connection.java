@@ -213,12 +213,16 @@ public final class Connection {
     return process.pid();
   }
 
+  /** How long a killed server is waited for after SIGKILL, whatever the grace. */
+  private static final long KILLED_REAP_MILLIS = 2_000;
+
   /**
    * Closes the child as the stdio binding says (transports/stdio, "Shutdown"): close its input,
    * wait up to {@code grace} for it to exit; then SIGTERM, and wait again; then SIGKILL, and wait
    * again. When it has to be terminated, so are the processes it started, which would otherwise
-   * keep its pipes open. Never waits on a stuck write, and takes at most about three times {@code
-   * grace}. Returns the exit status, or -1 if the child outlived even that.
+   * keep its pipes open. Never waits on a stuck write, and takes at most about twice {@code grace}
+   * and then, only after SIGKILL, up to {@link #KILLED_REAP_MILLIS} more for the kernel to reap it.
+   * Returns the exit status, or -1 if the child outlived even that.
    *
    * <p>The signals go through the {@link ProcessHandle}, never {@link Process#destroy()}: on Linux
    * that closes the child's stdin stream after signalling it, and the close waits for the stream's
@@ -243,7 +247,9 @@ public final class Connection {
         for (ProcessHandle descendant : descendants) {
           descendant.destroyForcibly();
         }
-        process.waitFor(wait, TimeUnit.MILLISECONDS);
+        // SIGKILL cannot be ignored: what is left is the kernel's and the scheduler's time to reap
+        // it, which a loaded machine stretches past a short grace; a bounded wait, not the grace.
+        process.waitFor(Math.max(wait, KILLED_REAP_MILLIS), TimeUnit.MILLISECONDS);
       }
     }
     return process.isAlive() ? -1 : process.exitValue();
