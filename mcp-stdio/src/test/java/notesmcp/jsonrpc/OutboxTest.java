@@ -232,14 +232,17 @@ class OutboxTest {
   /** A writer that is slow but keeps going is waited for: only a stall ends the wait early. */
   @Test
   void awaitWrittenWaitsForASlowWriterThatKeepsGoing() throws Exception {
-    Recording out = new Recording(100);
+    // Ten writes of 250 ms: 2.5 s in all, twice the stall allowed, so only a wait that starts again
+    // at each write's progress sees them through; a stall of 1.2 s leaves a loaded machine room to
+    // schedule the writer late.
+    Recording out = new Recording(250);
     Outbox outbox = new Outbox(out, log);
     for (int i = 0; i < 5; i++) {
       outbox.add(utf8(Integer.toString(i).repeat(5000))); // each larger than one write
     }
     Thread writer = flushInBackground(outbox);
 
-    boolean written = outbox.awaitWritten(Duration.ofMillis(400), Duration.ofSeconds(8));
+    boolean written = outbox.awaitWritten(Duration.ofMillis(1200), Duration.ofSeconds(20));
 
     assertThat(written).isTrue();
     assertThat(out.writes).hasSize(10);
