@@ -63,7 +63,9 @@ class HttpStartIT {
               "-tokens",
               tokens.toString()
             },
-            new String[] {"-auth takes token or none", "-http", "127.0.0.1:0", "-auth", "basic"},
+            new String[] {
+              "-auth takes token, oauth or none", "-http", "127.0.0.1:0", "-auth", "basic"
+            },
             new String[] {"-http takes HOST:PORT", "-http", "8765"},
             new String[] {"-http takes HOST:PORT", "-http", "127.0.0.1:70000"},
             new String[] {"go with -http", "-tokens", tokens.toString()},
