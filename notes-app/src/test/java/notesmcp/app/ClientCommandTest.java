@@ -316,6 +316,7 @@ class ClientCommandTest {
             null,
             null,
             false,
+            null,
             null);
 
     assertThat(ClientCommand.run(broken, new PrintStream(out, true, StandardCharsets.UTF_8), err))
