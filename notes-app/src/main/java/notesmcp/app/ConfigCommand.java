@@ -2,14 +2,18 @@ package notesmcp.app;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import notesmcp.cli.ExitCode;
+import notesmcp.cli.UsageException;
 import notesmcp.files.ChangeRule;
 import notesmcp.policy.vault.Workspace;
 
@@ -18,7 +22,12 @@ import notesmcp.policy.vault.Workspace;
  * [--replace]]}: the entry a host needs to start this program as its stdio server for workspace W.
  * Without {@code --install} it is printed on stdout in the host's own format ({@link Hosts#print});
  * with it, it is written into the host's user-level configuration ({@link Hosts#edits}), merged
- * with what is there, and stdout stays empty: what was written, and where, goes to stderr.
+ * with what is there, and stdout stays empty: what was written, and where, goes to stderr. Two
+ * other forms take the same {@code --name}, {@code --install} and {@code --replace}: {@code config
+ * -url URL -token-env VAR [-host H]}, a host's entry for a server that runs elsewhere over HTTP,
+ * whose token the host reads from the variable VAR (no file is ever given the token); and {@code
+ * config -host systemd -root W ... -http HOST:PORT -tokens FILE}, the systemd user unit that keeps
+ * {@code -serve -http} running ({@link SystemdUnit}).
  *
  * <p>Every path in the entry is absolute: hosts start servers from a working directory of their
  * own. W, FILE and DIR are checked as {@code -serve} checks them (so a folder DIR is made, {@code
@@ -34,6 +43,14 @@ final class ConfigCommand {
   static final String DEFAULT_HOST = Hosts.DEFAULT;
   static final List<String> HOSTS = Hosts.NAMES;
 
+  /**
+   * {@code -host systemd}: not a host but the service manager that keeps an HTTP server running.
+   */
+  static final String SYSTEMD = "systemd";
+
+  /** The hosts {@code -url} writes for: those whose files take a URL and a header. */
+  static final List<String> REMOTE_HOSTS = Hosts.REMOTE;
+
   /** The name the entry gives the server in the host's list, unless {@code --name}. */
   static final String SERVER_NAME = "notes";
 
@@ -42,13 +59,22 @@ final class ConfigCommand {
 
   private static final Map<String, String> TITLES =
       Map.of(
-          "claude-desktop", "Claude Desktop",
-          "cursor", "Cursor",
-          "vscode", "VS Code",
-          "claude-code", "Claude Code",
-          "codex", "Codex",
-          "gemini", "Gemini CLI",
-          "qwen", "Qwen Code");
+          "claude-desktop",
+          "Claude Desktop",
+          "cursor",
+          "Cursor",
+          "vscode",
+          "VS Code",
+          "claude-code",
+          "Claude Code",
+          "codex",
+          "Codex",
+          "gemini",
+          "Gemini CLI",
+          "qwen",
+          "Qwen Code",
+          SYSTEMD,
+          "systemd");
 
   private ConfigCommand() {}
 
@@ -72,6 +98,9 @@ final class ConfigCommand {
       Map<String, String> env,
       PrintStream out,
       PrintStream err) {
+    if (options.remote() != null) {
+      return remote(options, env, out, err);
+    }
     StartUp start = StartUp.of(err);
     Path root;
     List<String> args;
@@ -91,6 +120,9 @@ final class ConfigCommand {
         args.add("-proposals");
         args.add(start.proposals(options.proposals(), workspace).path().toString());
       }
+      if (options.http() != null) {
+        return SystemdUnit.run(options, command(executable, args), env, out, err);
+      }
     } catch (StartUp.Failed failed) {
       return failed.code();
     }
@@ -106,16 +138,108 @@ final class ConfigCommand {
   }
 
   /**
+   * {@code config -url URL -token-env VAR}: the entry for a server that runs elsewhere (the URL was
+   * checked with the options). The variable is only named: when it is not set here, a line on
+   * stderr says that the host reads it from its own environment.
+   */
+  private static ExitCode remote(
+      Options options, Map<String, String> env, PrintStream out, PrintStream err) {
+    String name = options.name() == null ? SERVER_NAME : options.name();
+    Hosts.Remote remote =
+        new Hosts.Remote(name, options.remote().url(), options.remote().tokenEnv());
+    String variable = remote.tokenEnv();
+    if (!env.containsKey(variable)) {
+      err.println(
+          "notes-mcp: "
+              + variable
+              + " is not set here; "
+              + TITLES.get(options.host())
+              + " reads it from its own environment when it connects, so set it where "
+              + TITLES.get(options.host())
+              + " is started (a token from 'notes-mcp token add NAME -tokens FILE' on the"
+              + " server's machine)");
+    }
+    if (!options.install()) {
+      out.println(Hosts.print(options.host(), remote));
+      return ExitCode.OK;
+    }
+    return install(
+        options.host(), Hosts.edits(options.host(), remote, env), options.replace(), err);
+  }
+
+  /**
+   * {@code -url}'s value: an absolute {@code https} URL, or {@code http} to a loopback address only
+   * (a bearer token sent in clear beyond this machine could be read on the way); no user name or
+   * password, query or fragment (the token goes in a header, never in the URL).
+   */
+  static void checkUrl(String url) throws UsageException {
+    URI uri;
+    try {
+      uri = new URI(url);
+    } catch (URISyntaxException e) {
+      throw new UsageException(
+          "-url takes an absolute URL such as https://notes.example.org/mcp, not \""
+              + url
+              + "\" ("
+              + e.getReason()
+              + ")");
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!uri.isAbsolute()
+        || !(scheme.equals("https") || scheme.equals("http"))
+        || uri.getHost() == null
+        || uri.getRawPath() == null) {
+      throw new UsageException(
+          "-url takes an absolute http or https URL with a host, such as"
+              + " https://notes.example.org/mcp, not \""
+              + url
+              + "\"");
+    }
+    if (uri.getRawUserInfo() != null) {
+      throw new UsageException(
+          "-url must not hold a user name or password: the token goes in the Authorization"
+              + " header, from -token-env");
+    }
+    if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+      throw new UsageException(
+          "-url takes no query or fragment (the server reads none; a token is never sent in a"
+              + " URL), not \""
+              + url
+              + "\"");
+    }
+    String host = uri.getHost();
+    if (host.startsWith("[") && host.endsWith("]")) {
+      host = host.substring(1, host.length() - 1);
+    }
+    if (scheme.equals("http") && !Options.Http.isLoopback(host)) {
+      throw new UsageException(
+          "-url "
+              + url
+              + ": over plain http the token would cross the network readable by anyone on the"
+              + " way; use https (a reverse proxy or tunnel in front of the server, docs/http.md,"
+              + " \"Reaching it from other devices\"), or http to a loopback address only");
+    }
+  }
+
+  /**
    * Writes the host's entry: every file's new text is made (and every refusal found) before the
    * first is written, the server's own file last.
    */
   static ExitCode install(
       String host, Hosts.Server server, boolean replace, Map<String, String> env, PrintStream err) {
+    return install(host, Hosts.edits(host, server, env), replace, err);
+  }
+
+  /**
+   * Makes {@code edits}: every file's new text is made (and every refusal found) before the first
+   * is written, in the order given.
+   */
+  static ExitCode install(String host, List<Hosts.Edit> edits, boolean replace, PrintStream err) {
     Map<Path, ConfigFile> files = new LinkedHashMap<>();
     Map<Path, String> before = new LinkedHashMap<>();
     Map<Path, String> after = new LinkedHashMap<>();
     Map<Path, List<String>> said = new LinkedHashMap<>();
-    for (Hosts.Edit edit : Hosts.edits(host, server, env)) {
+    for (Hosts.Edit edit : edits) {
       Path path = edit.file();
       try {
         if (!files.containsKey(path)) {
@@ -173,7 +297,11 @@ final class ConfigCommand {
     if (written.isEmpty()) {
       err.println("notes-mcp: nothing to change: the entry is there already");
     }
-    err.println("notes-mcp: restart " + TITLES.get(host) + " to load it");
+    if (host.equals(SYSTEMD)) {
+      SystemdUnit.sayWhatNext(edits.get(edits.size() - 1).file(), err);
+    } else {
+      err.println("notes-mcp: restart " + TITLES.get(host) + " to load it");
+    }
     return ExitCode.OK;
   }
 

@@ -45,6 +45,18 @@ final class Help {
             (a backup beside it); the read-only tools are allowed without a prompt
             and the others left to the host's confirmation where it can say so.
             --replace overwrites a server of that name; --name NAME (default notes).
+        notes-mcp config -url URL -token-env VAR [-host HOST] [--name NAME]
+                         [--install [--replace]]
+            The same for a server that runs elsewhere over HTTP (https, or http to a
+            loopback address): an entry with the URL and 'Authorization: Bearer' and a
+            reference to the variable VAR, which the host reads when it connects; the
+            token is never written into a file. HOST is one of cursor, vscode,
+            claude-code, codex, gemini or qwen.
+        notes-mcp config -host systemd -root PATH [-policy FILE] [-proposals DIR]
+                         -http HOST:PORT -tokens FILE [...] [--name NAME] [--install]
+            The systemd user unit that keeps '-serve -http' running with these flags
+            (checked as -serve checks them), printed or written into
+            ~/.config/systemd/user/notes-mcp.service; it holds no token.
         notes-mcp index -root PATH -policy FILE
             Build or bring up to date search_notes' kept index for PATH under FILE (as
             the first search would; a server runs this itself when it finds none), then
@@ -95,6 +107,8 @@ final class Help {
         -install, -replace   config: write the entry into the host's file; overwrite one
                              of the same name
         -name NAME           config: the server's name in the host's list (default notes)
+        -url URL             config: the address of a server that runs elsewhere
+        -token-env VAR       config: the environment variable the host reads its token from
         -help, -version
 
       Exit codes (client): 0 success; 1 the tool returned isError; 2 usage error;

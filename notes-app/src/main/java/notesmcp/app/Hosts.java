@@ -12,17 +12,34 @@ import tools.jackson.databind.json.JsonMapper;
  * The hosts {@code notes-mcp config} knows: for each, the entry it prints and the edits {@code
  * --install} makes to the host's user-level configuration, with the read-only tools ({@link
  * HostTools#READ_ONLY}) allowed without a prompt and the rest ({@link HostTools#ASKED}) left to, or
- * put under, the host's confirmation wherever its configuration can say so. Where each file is, and
- * why, is in docs/hosts.md, "Where each host keeps it" and "What each host is told, and asks
- * files".
+ * put under, the host's confirmation wherever its configuration can say so. An entry starts this
+ * program as a stdio server ({@link Server}), or reaches one that runs elsewhere over HTTP ({@link
+ * Remote}) with a token the host reads from an environment variable, so that no file holds it.
+ * Where each file is, and why, is in docs/hosts.md.
  */
 final class Hosts {
   static final String DEFAULT = "claude-desktop";
   static final List<String> NAMES =
       List.of("claude-desktop", "cursor", "vscode", "claude-code", "codex", "gemini", "qwen");
 
+  /** What a host's entry names: the server's name in the host's list, and how it is reached. */
+  sealed interface Entry permits Server, Remote {
+    String name();
+  }
+
   /** The server as a host starts it: its name in the host's list, the command and its words. */
-  record Server(String name, String command, List<String> args) {}
+  record Server(String name, String command, List<String> args) implements Entry {}
+
+  /**
+   * A server that runs elsewhere, at {@code url} (Streamable HTTP), whose token the host reads from
+   * the environment variable {@code tokenEnv} when it connects: the entry holds only the variable's
+   * name, in the host's own syntax for it.
+   */
+  record Remote(String name, String url, String tokenEnv) implements Entry {}
+
+  /** The hosts whose files take a URL and an {@code Authorization} header. */
+  static final List<String> REMOTE =
+      List.of("cursor", "vscode", "claude-code", "codex", "gemini", "qwen");
 
   /** How an edit changes its file. */
   enum Kind {
@@ -51,24 +68,24 @@ final class Hosts {
   private Hosts() {}
 
   /** The entry printed for {@code host}: JSON, TOML (Codex), or a command line (Claude Code). */
-  static String print(String host, Server server) {
+  static String print(String host, Entry server) {
     switch (host) {
       case "claude-desktop":
       case "cursor":
-        return json(members("mcpServers", server.name, stdio(server, false)));
+        return json(members("mcpServers", server.name(), plain(server)));
       case "vscode":
-        return json(members("servers", server.name, stdio(server, true)));
+        return json(members("servers", server.name(), typed(server, "${env:")));
       case "claude-code":
         return claudeCodeLine(server);
       case "codex":
-        return TomlTables.tables(List.of("mcp_servers", server.name), codex(server))
+        return TomlTables.tables(List.of("mcp_servers", server.name()), codex(server))
             .stripTrailing();
       case "gemini":
-        return json(members("mcpServers", server.name, untrusted(server)));
+        return json(members("mcpServers", server.name(), untrusted(server)));
       case "qwen":
         {
-          Map<String, Object> settings = members("mcpServers", server.name, untrusted(server));
-          settings.put("permissions", permissions(server.name));
+          Map<String, Object> settings = members("mcpServers", server.name(), untrusted(server));
+          settings.put("permissions", permissions(server.name()));
           return json(settings);
         }
       default:
@@ -81,11 +98,11 @@ final class Hosts {
    * entry (a server of that name already there) stops before anything is written, and a write that
    * fails after the allow lists leaves only rules for tools of a server that is not there.
    */
-  static List<Edit> edits(String host, Server server, Map<String, String> env) {
+  static List<Edit> edits(String host, Entry server, Map<String, String> env) {
     Path home = Path.of(env.getOrDefault("HOME", System.getProperty("user.home")));
     Path config = dir(env, "XDG_CONFIG_HOME", home.resolve(".config"));
     List<Edit> edits = new ArrayList<>();
-    String name = server.name;
+    String name = server.name();
     switch (host) {
       case "claude-desktop":
         edits.add(
@@ -94,7 +111,7 @@ final class Hosts {
                 JsonSplice.Flavor.STRICT,
                 "mcpServers",
                 name,
-                stdio(server, false)));
+                plain(server)));
         break;
       case "cursor":
         edits.add(
@@ -103,7 +120,7 @@ final class Hosts {
                 JsonSplice.Flavor.STRICT,
                 "mcpServers",
                 name,
-                stdio(server, false)));
+                plain(server)));
         break;
       case "vscode":
         edits.add(
@@ -112,7 +129,7 @@ final class Hosts {
                 JsonSplice.Flavor.JSONC,
                 "servers",
                 name,
-                stdio(server, true)));
+                typed(server, "${env:")));
         break;
       case "claude-code":
         {
@@ -137,7 +154,7 @@ final class Hosts {
                   asked(name),
                   "always asked"));
           edits.add(
-              server(state, JsonSplice.Flavor.STRICT, "mcpServers", name, stdio(server, true)));
+              server(state, JsonSplice.Flavor.STRICT, "mcpServers", name, typed(server, "${")));
           break;
         }
       case "codex":
@@ -235,9 +252,58 @@ final class Hosts {
     return entry;
   }
 
-  /** Gemini CLI and Qwen Code: the entry with {@code trust: false}, so their prompts stay on. */
-  private static Map<String, Object> untrusted(Server server) {
-    Map<String, Object> entry = stdio(server, false);
+  /**
+   * The {@code headers} of a remote entry: {@code Authorization: Bearer} and a reference to the
+   * token's variable in the host's syntax, {@code open} + the name + {@code "}"} ({@code ${VAR}},
+   * {@code ${env:VAR}}), never the token itself.
+   */
+  private static Map<String, Object> bearer(Remote remote, String open) {
+    return Map.of("Authorization", "Bearer " + open + remote.tokenEnv + "}");
+  }
+
+  /** Cursor and Claude Desktop: {@code command} and {@code args}, or {@code url} and headers. */
+  private static Map<String, Object> plain(Entry entry) {
+    if (entry instanceof Server server) {
+      return stdio(server, false);
+    }
+    Remote remote = (Remote) entry;
+    Map<String, Object> map = new LinkedHashMap<>();
+    map.put("url", remote.url);
+    map.put("headers", bearer(remote, "${env:"));
+    return map;
+  }
+
+  /**
+   * VS Code and Claude Code: {@code "type": "stdio"} with the command, or {@code "type": "http"}
+   * with the URL and headers whose variable opens with {@code open}.
+   */
+  private static Map<String, Object> typed(Entry entry, String open) {
+    if (entry instanceof Server server) {
+      return stdio(server, true);
+    }
+    Remote remote = (Remote) entry;
+    Map<String, Object> map = new LinkedHashMap<>();
+    map.put("type", "http");
+    map.put("url", remote.url);
+    map.put("headers", bearer(remote, open));
+    return map;
+  }
+
+  /**
+   * Gemini CLI and Qwen Code: the entry with {@code trust: false}, so their prompts stay on; a
+   * remote one is {@code httpUrl} (their Streamable HTTP; {@code url} is their older SSE) with
+   * headers, whose {@code ${VAR}} they resolve from the environment when they load the file.
+   */
+  private static Map<String, Object> untrusted(Entry server) {
+    Map<String, Object> entry;
+    if (server instanceof Server stdio) {
+      entry = stdio(stdio, false);
+    } else {
+      Remote remote = (Remote) server;
+      entry = new LinkedHashMap<>();
+      entry.put("httpUrl", remote.url);
+      entry.put("headers", bearer(remote, "${"));
+    }
     entry.put("trust", Boolean.FALSE);
     return entry;
   }
@@ -245,9 +311,19 @@ final class Hosts {
   /**
    * Codex: every tool asked ({@code default_tools_approval_mode = "prompt"}) but the read-only
    * ones, each approved by name ({@code [mcp_servers.NAME.tools.TOOL] approval_mode = "approve"}).
+   * A remote server is its {@code url} and {@code bearer_token_env_var}, the variable Codex sends
+   * as the bearer token.
    */
-  private static Map<String, Object> codex(Server server) {
-    Map<String, Object> entry = stdio(server, false);
+  private static Map<String, Object> codex(Entry server) {
+    Map<String, Object> entry;
+    if (server instanceof Server stdio) {
+      entry = stdio(stdio, false);
+    } else {
+      Remote remote = (Remote) server;
+      entry = new LinkedHashMap<>();
+      entry.put("url", remote.url);
+      entry.put("bearer_token_env_var", remote.tokenEnv);
+    }
     entry.put("default_tools_approval_mode", "prompt");
     Map<String, Object> tools = new LinkedHashMap<>();
     for (String tool : HostTools.READ_ONLY) {
@@ -327,9 +403,21 @@ final class Hosts {
 
   /**
    * {@code claude mcp add --scope user --transport stdio NAME -- CMD ARGS...}, each word
-   * shell-quoted: user scope, the same file {@code --install} writes.
+   * shell-quoted: user scope, the same file {@code --install} writes. A remote server: {@code
+   * claude mcp add --scope user --transport http NAME URL --header 'Authorization: Bearer ${VAR}'},
+   * the header last (the option takes every word after it) and in single quotes, so that the shell
+   * writes the reference, not the token, into the file.
    */
-  private static String claudeCodeLine(Server server) {
+  private static String claudeCodeLine(Entry entry) {
+    if (entry instanceof Remote remote) {
+      return "claude mcp add --scope user --transport http "
+          + remote.name
+          + " "
+          + shellQuote(remote.url)
+          + " --header "
+          + shellQuote("Authorization: Bearer ${" + remote.tokenEnv + "}");
+    }
+    Server server = (Server) entry;
     StringBuilder line = new StringBuilder("claude mcp add --scope user --transport stdio ");
     line.append(server.name).append(" --");
     List<String> words = new ArrayList<>();

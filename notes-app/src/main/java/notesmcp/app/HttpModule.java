@@ -1,26 +1,14 @@
 package notesmcp.app;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.net.URISyntaxException;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
-import java.util.zip.ZipFile;
 import notesmcp.mcp.server.Authenticator;
 import notesmcp.mcp.server.Core;
 import notesmcp.policy.proposals.ProposalDirectory;
@@ -33,11 +21,11 @@ import notesmcp.policy.vault.Workspace;
  * ({@code lib/app/http/}), or the folder {@value #FOLDER_ENV} names (the checkout's launcher names
  * {@code notes-web/target/http/}, which notes-web lays out whole), and are loaded only by {@code
  * -serve -http} and the {@code owner} commands, by a class loader of their own whose parent is this
- * one, as the chat and search modules are. So the stdio server never loads a class of Jetty
- * (StartPathIT). Across the two loaders only JDK types, {@code notesmcp.mcp.server}'s ({@link
- * Core}, {@link Authenticator}) and, for the owner's pages, the server's own {@link Workspace},
- * {@link ProposalDirectory} and {@link Policy} meet (types of this program's class loader, which
- * the plug-in's delegates to).
+ * one ({@link PlugIn}, as the chat and search modules are). So the stdio server never loads a class
+ * of Jetty (StartPathIT). Across the two loaders only JDK types, {@code notesmcp.mcp.server}'s
+ * ({@link Core}, {@link Authenticator}) and, for the owner's pages, the server's own {@link
+ * Workspace}, {@link ProposalDirectory} and {@link Policy} meet (types of this program's class
+ * loader, which the plug-in's delegates to).
  */
 final class HttpModule {
   static final String FOLDER = "http";
@@ -49,6 +37,13 @@ final class HttpModule {
 
   /** The {@code owner} commands (module notes-web). */
   private static final String OWNER_ENTRY = "notesmcp.web.OwnerCommand";
+
+  /**
+   * The folder of both modules, laid out by notes-web's build. Its loader asks this program's first
+   * (Jetty, Nimbus and the modules' own classes are found only in the folder).
+   */
+  private static final PlugIn MODULE =
+      new PlugIn("HTTP", "notes-web", FOLDER, FOLDER_ENV, ENTRY, List.of());
 
   /** The module is missing or damaged; the message says what to build. */
   static final class Unavailable extends Exception {
@@ -90,7 +85,7 @@ final class HttpModule {
       HttpServe.Owner owner,
       PrintStream log)
       throws Unavailable, Exception {
-    URLClassLoader loader = new URLClassLoader("mcp-http", jars(log), Main.class.getClassLoader());
+    ClassLoader loader = MODULE.loader(jars());
     Thread thread = Thread.currentThread();
     ClassLoader previous = thread.getContextClassLoader();
     // Jetty's logging (SLF4J) finds its provider through ServiceLoader, which looks here.
@@ -101,7 +96,8 @@ final class HttpModule {
         // The owner's pages: the server's own workspace, proposals and policy for the review page,
         // and where that page is for the notices.
         Method start =
-            Class.forName(OAUTH_ENTRY, true, loader)
+            MODULE
+                .entry(loader, OAUTH_ENTRY)
                 .getMethod(
                     "start",
                     Core.class,
@@ -132,7 +128,8 @@ final class HttpModule {
                 reviewPage));
       }
       Method start =
-          Class.forName(ENTRY, true, loader)
+          MODULE
+              .entry(loader, ENTRY)
               .getMethod("start", Core.class, Authenticator.class, Map.class, PrintStream.class);
       return new Door(start.invoke(null, core, authenticator, settings, log));
     } catch (InvocationTargetException e) {
@@ -142,11 +139,7 @@ final class HttpModule {
       }
       throw e;
     } catch (ReflectiveOperationException | LinkageError e) {
-      log.println(
-          "notes-mcp: the HTTP module failed ("
-              + e
-              + "); if it was built from other sources than this program, rebuild both with"
-              + " 'mvn -B -DskipTests -pl notes-web,notes-app -am package'");
+      log.println("notes-mcp: the HTTP module failed (" + e + ")" + MODULE.rebuildBoth());
       throw new Unavailable("the HTTP module could not be loaded");
     } finally {
       thread.setContextClassLoader(previous);
@@ -159,13 +152,14 @@ final class HttpModule {
    */
   static int owner(String action, Map<String, String> settings, PrintStream out, PrintStream err)
       throws Unavailable {
-    URLClassLoader loader = new URLClassLoader("mcp-http", jars(err), Main.class.getClassLoader());
+    ClassLoader loader = MODULE.loader(jars());
     Thread thread = Thread.currentThread();
     ClassLoader previous = thread.getContextClassLoader();
     thread.setContextClassLoader(loader);
     try {
       Method run =
-          Class.forName(OWNER_ENTRY, true, loader)
+          MODULE
+              .entry(loader, OWNER_ENTRY)
               .getMethod("run", String.class, Map.class, PrintStream.class, PrintStream.class);
       return (Integer) run.invoke(null, action, settings, out, err);
     } catch (InvocationTargetException e) {
@@ -178,69 +172,30 @@ final class HttpModule {
       }
       throw new IllegalStateException(cause);
     } catch (ReflectiveOperationException | LinkageError e) {
-      err.println(
-          "notes-mcp: the HTTP module failed ("
-              + e
-              + "); if it was built from other sources than this program, rebuild both with"
-              + " 'mvn -B -DskipTests -pl notes-web,notes-app -am package'");
+      err.println("notes-mcp: the HTTP module failed (" + e + ")" + MODULE.rebuildBoth());
       throw new Unavailable("the HTTP module could not be loaded");
     } finally {
       thread.setContextClassLoader(previous);
     }
   }
 
-  private static URL[] jars(PrintStream log) throws Unavailable {
-    Path folder;
-    List<URL> jars = new ArrayList<>();
+  /** The folder's jars; none, or one unusable, is a refusal saying what to build. */
+  private static PlugIn.Jars jars() throws Unavailable {
+    PlugIn.Jars jars;
     try {
-      String named = System.getenv(FOLDER_ENV);
-      folder = named != null && !named.isEmpty() ? Path.of(named) : besideThisProgram();
-      List<Path> found = new ArrayList<>();
-      if (Files.isDirectory(folder)) {
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder, "*.jar")) {
-          for (Path jar : entries) {
-            // Only regular files: opening a FIFO named *.jar would block the class loader.
-            if (!Files.isRegularFile(jar, LinkOption.NOFOLLOW_LINKS)) {
-              throw new Unavailable("the HTTP module's " + jar + " is not a regular file");
-            }
-            try (ZipFile zip = new ZipFile(jar.toFile())) {
-              if (zip.size() == 0) {
-                throw new IOException("it holds nothing");
-              }
-              found.add(jar);
-            } catch (IOException damaged) {
-              throw new Unavailable(
-                  "the HTTP module's "
-                      + jar
-                      + " is damaged ("
-                      + damaged.getMessage()
-                      + "); rebuild it with 'mvn -B -DskipTests -pl notes-web -am package'");
-            }
-          }
-        }
-      }
-      Collections.sort(found);
-      for (Path jar : found) {
-        jars.add(jar.toUri().toURL());
-      }
-    } catch (IOException | URISyntaxException | InvalidPathException e) {
-      throw new Unavailable("cannot find the HTTP module: " + e.getMessage());
+      jars = MODULE.jars();
+    } catch (PlugIn.Unusable e) {
+      throw new Unavailable(e.getMessage());
     }
     if (jars.isEmpty()) {
       throw new Unavailable(
           "the HTTP module is not built: "
-              + folder
-              + " holds no jars; build it in the source checkout with"
-              + " 'mvn -B -DskipTests -pl notes-web -am package' (the ./notes-mcp launcher does"
-              + " this itself the first time -http is asked for)");
+              + jars.folder()
+              + " holds no jars; build it in the source checkout with '"
+              + MODULE.build()
+              + "' (the ./notes-mcp launcher does this itself the first time -http is asked for)");
     }
-    return jars.toArray(new URL[0]);
-  }
-
-  private static Path besideThisProgram() throws URISyntaxException {
-    Path self =
-        Path.of(HttpModule.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    return self.getParent().resolve(FOLDER);
+    return jars;
   }
 
   /**

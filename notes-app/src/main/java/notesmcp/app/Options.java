@@ -24,8 +24,10 @@ import tools.jackson.core.json.JsonFactory;
  * --root=W}. The word {@code review} selects the review mode: {@code notes-mcp review -root W
  * -proposals DIR [--approve ID --sha256 HEX | --reject ID]}, "single- and double-dash spellings
  * both work, in any order" (docs/approvals.md). The word {@code config} prints a host's
- * configuration entry: {@code notes-mcp config -root W [-host NAME] [--install]} (docs/hosts.md,
- * "One command").
+ * configuration entry: {@code notes-mcp config -root W [-host NAME] [--install]}, for a server that
+ * runs elsewhere {@code notes-mcp config -url URL -token-env VAR [-host NAME] [--install]}, and the
+ * systemd user unit of an HTTP server {@code notes-mcp config -host systemd -root W -http HOST:PORT
+ * -tokens FILE [--install]} (docs/hosts.md).
  *
  * <p>{@code notifyCommand} is {@code -serve}'s {@code -notify-command 'CMD ARGS'}: a program run,
  * never through a shell, when a proposal arrives (docs/review-page.md, "Telling the person").
@@ -51,7 +53,19 @@ record Options(
     String undo,
     boolean log,
     Http http,
-    String notifyCommand) {
+    String notifyCommand,
+    Remote remote) {
+
+  /**
+   * {@code config -url URL -token-env VAR}: a host's entry for a server that runs elsewhere,
+   * reached at {@code url} with the token the host reads from the environment variable {@code
+   * tokenEnv} (docs/hosts.md, "Over HTTP"). Either may be null as parsed; {@code forConfig}
+   * requires both.
+   */
+  record Remote(String url, String tokenEnv) {}
+
+  /** What {@code -token-env} takes: a name every shell and host reads as one variable. */
+  static final String VARIABLE_RULE = "[A-Za-z_][A-Za-z0-9_]{0,63}";
 
   /**
    * {@code -serve -http HOST:PORT} and what goes with it (docs/http.md): where to listen, how
@@ -150,7 +164,9 @@ record Options(
           "issuer",
           "jwks",
           "resource",
-          "notify-command");
+          "notify-command",
+          "url",
+          "token-env");
 
   static Options parse(List<String> args) throws UsageException {
     boolean serve = false;
@@ -187,6 +203,8 @@ record Options(
     String jwks = null;
     String resource = null;
     String notifyCommand = null;
+    String url = null;
+    String tokenEnv = null;
     boolean anyHttpFlag = false;
     for (int i = 0; i < args.size(); i++) {
       String word = args.get(i);
@@ -237,6 +255,8 @@ record Options(
         case "jwks" -> jwks = flag.value;
         case "resource" -> resource = flag.value;
         case "notify-command" -> notifyCommand = flag.command();
+        case "url" -> url = flag.value;
+        case "token-env" -> tokenEnv = flag.value;
         default -> throw new AssertionError(flag.name);
       }
     }
@@ -268,14 +288,17 @@ record Options(
             undo,
             log,
             null,
-            notifyCommand);
+            notifyCommand,
+            url == null && tokenEnv == null ? null : new Remote(url, tokenEnv));
     if (notifyCommand != null && (!serve || review || config)) {
       throw new UsageException("-notify-command goes with -serve only");
     }
-    if (anyHttpFlag && (!serve || review || config)) {
+    boolean systemd = config && ConfigCommand.SYSTEMD.equals(host);
+    if (anyHttpFlag && (!serve || review || config) && !systemd) {
       throw new UsageException(
           "-http, -auth, -tokens, -tls-cert, -tls-key, -allowed-host, -max-proposals, -issuer,"
-              + " -jwks and -resource go with -serve only");
+              + " -jwks and -resource go with -serve only (or with config -host systemd, which"
+              + " writes the unit that runs it)");
     }
     if (anyHttpFlag) {
       parsed =
@@ -305,6 +328,9 @@ record Options(
     if (host != null || install || replace || name != null) {
       throw new UsageException(
           "-host, --install, --replace and --name go with the config command only");
+    }
+    if (url != null || tokenEnv != null) {
+      throw new UsageException("-url and -token-env go with the config command only");
     }
     return serve ? parsed.forServe() : parsed.forClient();
   }
@@ -344,9 +370,11 @@ record Options(
   }
 
   private Options forConfig(boolean serve) throws UsageException {
+    String named = host == null ? ConfigCommand.DEFAULT_HOST : host;
+    boolean systemd = named.equals(ConfigCommand.SYSTEMD);
     if (serve
         || hasClientFlags()
-        || maxCalls != null
+        || (maxCalls != null && !systemd)
         || approve != null
         || sha256 != null
         || reject != null
@@ -354,7 +382,8 @@ record Options(
         || log) {
       throw new UsageException(
           "config takes only -root PATH, -host NAME, -policy FILE, -proposals DIR, --name NAME,"
-              + " --install and --replace");
+              + " --install and --replace; or -url URL -token-env VAR for a server that runs"
+              + " elsewhere; or, with -host systemd, the flags of -serve -http");
     }
     if (replace && !install) {
       throw new UsageException("--replace goes with --install");
@@ -363,16 +392,26 @@ record Options(
       throw new UsageException(
           "--name takes 1 to 64 letters, digits, '-' or '_', not \"" + name + "\"");
     }
-    if (root == null) {
-      throw new UsageException("config needs -root PATH, the workspace folder the host will serve");
-    }
-    String named = host == null ? ConfigCommand.DEFAULT_HOST : host;
-    if (!ConfigCommand.HOSTS.contains(named)) {
+    if (!ConfigCommand.HOSTS.contains(named) && !systemd) {
       throw new UsageException(
           "unknown host \""
               + named
               + "\"; -host is one of "
-              + String.join(", ", ConfigCommand.HOSTS));
+              + String.join(", ", ConfigCommand.HOSTS)
+              + ", or systemd for the unit of an HTTP server");
+    }
+    if (remote != null) {
+      return forRemote(named);
+    }
+    if (root == null) {
+      throw new UsageException(
+          "config needs -root PATH, the workspace folder the host will serve (or -url URL"
+              + " -token-env VAR for a server that runs elsewhere)");
+    }
+    if (systemd && http == null) {
+      throw new UsageException(
+          "-host systemd writes a unit that keeps -serve -http running: give -http HOST:PORT"
+              + " and -tokens FILE (or -auth oauth), as -serve takes them");
     }
     return new Options(
         Mode.CONFIG,
@@ -382,7 +421,7 @@ record Options(
         null,
         policyFile,
         null,
-        null,
+        maxCalls,
         proposals,
         null,
         null,
@@ -394,8 +433,72 @@ record Options(
         name,
         null,
         false,
+        http,
         null,
         null);
+  }
+
+  /**
+   * {@code config -url URL -token-env VAR}: the server runs elsewhere, so its own flags ({@code
+   * -root}, {@code -policy}, {@code -proposals}) are not the entry's; the URL is checked ({@link
+   * ConfigCommand#checkUrl}) and the variable named as every host reads one.
+   */
+  private Options forRemote(String named) throws UsageException {
+    if (root != null || policyFile != null || proposals != null) {
+      throw new UsageException(
+          "config -url writes a host's entry for a server that runs elsewhere: -root, -policy"
+              + " and -proposals are that server's flags (config -host systemd writes its unit)");
+    }
+    if (remote.url() == null) {
+      throw new UsageException("-token-env goes with -url URL");
+    }
+    if (remote.tokenEnv() == null) {
+      throw new UsageException(
+          "-url needs -token-env VAR: the environment variable the host reads the token from"
+              + " (a token is never written into a host's file)");
+    }
+    if (!remote.tokenEnv().matches(VARIABLE_RULE)) {
+      throw new UsageException(
+          "-token-env takes an environment variable's name (letters, digits and '_', not"
+              + " starting with a digit, at most 64), not \""
+              + remote.tokenEnv()
+              + "\"");
+    }
+    if (named.equals(ConfigCommand.SYSTEMD)) {
+      throw new UsageException(
+          "-host systemd writes the unit of the server itself: give it -root and -http, not -url");
+    }
+    if (named.equals("claude-desktop")) {
+      throw new UsageException(
+          "Claude Desktop takes a remote server as a connector, added in its settings and signed"
+              + " in by OAuth, not from its file: run the server with -auth oauth"
+              + " (docs/oauth.md); -host is then one of "
+              + String.join(", ", ConfigCommand.REMOTE_HOSTS));
+    }
+    ConfigCommand.checkUrl(remote.url());
+    return new Options(
+        Mode.CONFIG,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        false,
+        named,
+        install,
+        replace,
+        name,
+        null,
+        false,
+        null,
+        null,
+        remote);
   }
 
   private Options forServe() throws UsageException {
@@ -443,7 +546,8 @@ record Options(
         undo,
         log,
         http,
-        notifyCommand);
+        notifyCommand,
+        remote);
   }
 
   private Options withHttp(Http value) {
@@ -468,13 +572,21 @@ record Options(
         undo,
         log,
         value,
-        notifyCommand);
+        notifyCommand,
+        remote);
   }
 
   private static Options only(Mode mode) {
     return new Options(
         mode, null, null, null, null, null, null, null, null, null, null, null, false, null, false,
-        false, null, null, false, null, null);
+        false, null, null, false, null, null, null);
+  }
+
+  /** The flags of {@code -auth oauth}, and whether {@code -proposals} was given. */
+  private record OAuthFlags(String issuer, String jwks, String resource, boolean proposals) {
+    boolean any() {
+      return issuer != null || jwks != null || resource != null;
+    }
   }
 
   /**
@@ -483,13 +595,6 @@ record Options(
    * -tokens FILE}) or {@code none}, which only a loopback address may use; an address beyond this
    * machine needs {@code token} and TLS ({@code -tls-cert} with {@code -tls-key}).
    */
-  /** The flags of {@code -auth oauth}, and whether {@code -proposals} was given. */
-  private record OAuthFlags(String issuer, String jwks, String resource, boolean proposals) {
-    boolean any() {
-      return issuer != null || jwks != null || resource != null;
-    }
-  }
-
   private static Http http(
       String address,
       String auth,

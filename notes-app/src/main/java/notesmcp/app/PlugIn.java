@@ -17,12 +17,12 @@ import java.util.zip.ZipFile;
 /**
  * A module of this program that lives in a folder of jars of its own and is loaded only when it is
  * used, by a class loader of its own whose parent is this program's (the chat mode, {@link
- * ChatModule}; search's engine, {@link SearchModule}): so the program's start and its other modes
- * never load it, and the program's class path stays the one jar. The folder is {@code FOLDER}
- * beside this program's jar in an installed image ({@code lib/app/FOLDER/}), or the folder an
- * environment variable names (the checkout's launcher names the module's own {@code target/}
- * folder). Across the two loaders only public types meet; the entry class is the only one loaded by
- * name. Immutable; any thread.
+ * ChatModule}; search's engine, {@link SearchModule}; the HTTP transport and the OAuth server,
+ * {@link HttpModule}): so the program's start and its other modes never load it, and the program's
+ * class path stays the one jar. The folder is {@code FOLDER} beside this program's jar in an
+ * installed image ({@code lib/app/FOLDER/}), or the folder an environment variable names (the
+ * checkout's launcher names the module's own {@code target/} folder). Across the two loaders only
+ * public types meet; its entry classes are the only ones loaded by name. Immutable; any thread.
  */
 final class PlugIn {
   private final String word;
@@ -34,7 +34,9 @@ final class PlugIn {
 
   /**
    * @param word how messages name it ("the chat module")
-   * @param module its Maven module, which names its class loader and the build that makes it
+   * @param module its Maven module, which names its class loader and the build that makes it (a
+   *     module whose build lays out the folder: for the HTTP folder notes-web, which holds
+   *     mcp-http)
    * @param folder the folder beside this program's jar that holds its jars
    * @param folderEnv the environment variable that names the folder instead (a checkout's)
    * @param entry its entry class, loaded by name
@@ -159,17 +161,28 @@ final class PlugIn {
 
   /** The module's entry class, loaded and initialized by {@code loader}. */
   Class<?> entry(ClassLoader loader) throws ClassNotFoundException {
-    return Class.forName(entry, true, loader);
+    return entry(loader, entry);
+  }
+
+  /**
+   * Another of the module's entry classes (a folder may hold several modules' jars: the HTTP
+   * folder's doors and commands), loaded and initialized by {@code loader}.
+   */
+  Class<?> entry(ClassLoader loader, String name) throws ClassNotFoundException {
+    return Class.forName(name, true, loader);
   }
 
   /**
    * What a failure to load or run the module says, after "the WORD module failed (CAUSE)": how to
-   * make the module and the program agree again.
+   * make the module and the program agree again. The module's own build does not rebuild the
+   * program when the program comes after it in the build (search's, the HTTP folder's), so both are
+   * named.
    */
   String rebuildBoth() {
-    return "; if it was built from other sources than this program, rebuild both with '"
-        + build()
-        + "'";
+    return "; if it was built from other sources than this program, rebuild both with 'mvn -B"
+        + " -DskipTests -pl "
+        + module
+        + ",notes-app -am package'";
   }
 
   /**

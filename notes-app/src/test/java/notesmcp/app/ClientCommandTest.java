@@ -317,6 +317,7 @@ class ClientCommandTest {
             null,
             false,
             null,
+            null,
             null);
 
     assertThat(ClientCommand.run(broken, new PrintStream(out, true, StandardCharsets.UTF_8), err))

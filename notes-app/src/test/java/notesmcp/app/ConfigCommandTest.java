@@ -72,7 +72,8 @@ class ConfigCommandTest {
     assertThatThrownBy(() -> Options.parse(List.of("config", "-root", "w", "-serve")))
         .hasMessage(
             "config takes only -root PATH, -host NAME, -policy FILE, -proposals DIR, --name NAME,"
-                + " --install and --replace");
+                + " --install and --replace; or -url URL -token-env VAR for a server that runs"
+                + " elsewhere; or, with -host systemd, the flags of -serve -http");
     for (String flag : List.of("-host", "--name")) {
       assertThatThrownBy(() -> Options.parse(List.of("-root", "w", flag, "cursor")))
           .hasMessage("-host, --install, --replace and --name go with the config command only");

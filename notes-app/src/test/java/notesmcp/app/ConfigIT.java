@@ -292,4 +292,137 @@ class ConfigIT {
     assertThat(bash.exitValue()).isZero();
     return List.of(out.split("\0"));
   }
+
+  /**
+   * {@code config -host systemd --install} into a fresh HOME, for a workspace whose name holds
+   * spaces and quotes: the unit is owner-only, holds no token, {@code systemd-analyze verify} takes
+   * it without a word (where the machine has it), and its command line, read back by systemd's
+   * quoting rules (systemd.syntax: double quotes, {@code \\} escapes, {@code %%} and {@code $$}),
+   * with its {@code JAVA_HOME}, starts the server it describes: it listens, reads a note for the
+   * token, and stops on SIGTERM with exit 0.
+   */
+  @Test
+  void theSystemdUnitInAFreshHomeStartsTheServerItDescribes() throws Exception {
+    Path home = Files.createDirectories(dir.resolve("home"));
+    Path tokens = HttpWire.tokensFile(dir);
+    String token = HttpWire.addToken(tokens, "laptop", "read");
+
+    Launch.Result install =
+        Launch.run(
+            dir,
+            java.util.Map.of("HOME", home.toString(), "XDG_CONFIG_HOME", ""),
+            "",
+            List.of(
+                WireServer.launcher().toString(),
+                "config",
+                "-host",
+                "systemd",
+                "-root",
+                workspace.toString(),
+                "-http",
+                "127.0.0.1:0",
+                "-tokens",
+                tokens.toString(),
+                "--install"));
+
+    assertThat(install.exit()).as(install.stderr()).isZero();
+    assertThat(install.stdout()).isEmpty();
+    Path unit = home.resolve(".config/systemd/user/notes-mcp.service");
+    assertThat(install.stderr())
+        .contains("wrote the systemd user unit notes-mcp.service in " + unit + " (a new file)")
+        .contains("systemctl --user enable --now notes-mcp.service");
+    assertThat(LocalUsers.ownerAndMode(unit)).endsWith(" 600");
+    String text = Files.readString(unit);
+    assertThat(text).doesNotContain(token).doesNotContain(token.substring(5, 20));
+    if (onPath("systemd-analyze")) {
+      Process verify =
+          new ProcessBuilder("systemd-analyze", "verify", unit.toString())
+              .redirectErrorStream(true)
+              .start();
+      String said = new String(verify.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(verify.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(verify.exitValue()).as(said).isZero();
+      assertThat(said).as("systemd-analyze verify").doesNotContain("notes-mcp.service");
+    }
+    List<String> command = systemdWords(line(text, "ExecStart="));
+    assertThat(command.get(0)).isEqualTo(executable().toString());
+    assertThat(command.subList(1, command.size()))
+        .containsExactly(
+            "-serve",
+            "-root",
+            workspace.toRealPath().toString(),
+            "-http",
+            "127.0.0.1:0",
+            "-tokens",
+            tokens.toRealPath().toString());
+    List<String> environment = systemdWords(line(text, "Environment="));
+    assertThat(environment).hasSize(1);
+    assertThat(environment.get(0)).startsWith("JAVA_HOME=");
+
+    ProcessBuilder started = new ProcessBuilder(command);
+    started.environment().put("JAVA_HOME", environment.get(0).substring("JAVA_HOME=".length()));
+    try (HttpWire server = HttpWire.of(started)) {
+      HttpWire.Reply read = server.call(token, "read_note", "{\"path\":\"notes.txt\"}");
+      assertThat(read.status()).isEqualTo(200);
+      assertThat(read.body()).contains("Monday: ship the preview.");
+      assertThat(server.terminate()).isZero();
+      assertThat(server.violations()).isEmpty();
+    }
+  }
+
+  private static boolean onPath(String program) {
+    for (String folder : System.getenv().getOrDefault("PATH", "").split(":")) {
+      if (!folder.isEmpty() && Files.isExecutable(Path.of(folder, program))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The value of the unit's one line that starts with {@code key}. */
+  private static String line(String text, String key) {
+    List<String> found =
+        text.lines().filter(l -> l.startsWith(key)).map(l -> l.substring(key.length())).toList();
+    assertThat(found).as(key).hasSize(1);
+    return found.get(0);
+  }
+
+  /**
+   * Words as systemd reads a command line or an assignment list: separated by spaces, a word in
+   * double quotes may hold spaces, {@code \\x} is {@code x} inside quotes (the escapes written are
+   * {@code \\\\} and {@code \\"} only), {@code %%} is {@code %} and {@code $$} is {@code $}.
+   */
+  private static List<String> systemdWords(String line) {
+    List<String> words = new ArrayList<>();
+    StringBuilder word = null;
+    boolean quoted = false;
+    for (int i = 0; i < line.length(); i++) {
+      char c = line.charAt(i);
+      if (!quoted && c == ' ') {
+        if (word != null) {
+          words.add(word.toString());
+          word = null;
+        }
+        continue;
+      }
+      if (word == null) {
+        word = new StringBuilder();
+      }
+      if (c == '"') {
+        quoted = !quoted;
+      } else if (c == '\\' && quoted) {
+        word.append(line.charAt(++i));
+      } else if ((c == '%' || c == '$') && i + 1 < line.length() && line.charAt(i + 1) == c) {
+        word.append(c);
+        i++;
+      } else {
+        word.append(c);
+      }
+    }
+    assertThat(quoted).as("balanced quotes in " + line).isFalse();
+    if (word != null) {
+      words.add(word.toString());
+    }
+    return words;
+  }
 }

@@ -586,7 +586,13 @@ class EditsIT {
             "\"event\":\"call\",\"tool\":\"read_note\",\"path\":\""
                 + PATH
                 + "\",\"arguments_sha256\":\"")
-        .contains("\"outcome\":\"answer\",\"prev\":\"" + "0".repeat(64) + "\"");
+        .contains(
+            "\"outcome\":\"answer\","
+                // Over HTTP the line names the token and the peer of the call (docs/http.md).
+                + (WireServer.HTTP ? "\"token\":\"wire\",\"peer\":\"127.0.0.1\"," : "")
+                + "\"prev\":\""
+                + "0".repeat(64)
+                + "\"");
     assertThat(lines.get(1)).contains("\"tool\":\"propose_edit\",\"path\":\"" + PATH + "\"");
     assertThat(lines.get(2))
         .contains("\"event\":\"review\",\"user\":\"" + System.getProperty("user.name") + "\"")

@@ -56,6 +56,8 @@ class FirstUseIT {
   static ClientIT.Run firstUse;
   static ClientIT.Run chatFirstUse;
   static List<JsonNode> modelRequests;
+  static boolean httpBuiltByFirstUse;
+  static HttpFirstUse httpFirstUse;
 
   /** What the first-ever run, a server, is given on stdin: one request of the current revision. */
   static final String LIST_TOOLS =
@@ -105,6 +107,7 @@ class FirstUseIT {
     repository = withoutOwnArtifacts(Path.of(System.getProperty("notesmcp.m2")));
     String workspace = checkout.resolve("examples/workspace").toString();
     firstUse = run(LIST_TOOLS, checkout.resolve("notes-mcp"), "-serve", "-root", workspace);
+    httpBuiltByFirstUse = Files.exists(checkout.resolve("notes-web/target"));
     try (ReadingModel model = new ReadingModel()) {
       chatFirstUse =
           run(
@@ -120,6 +123,55 @@ class FirstUseIT {
               "-model",
               ReadingModel.MODEL);
       modelRequests = model.requests();
+    }
+    httpFirstUse = httpFirstUse(workspace);
+  }
+
+  /** The first {@code -serve -http}: what it said, its exit, and whether the jar was remade. */
+  record HttpFirstUse(int exit, String err, boolean jarUnchanged) {}
+
+  /**
+   * {@code ./notes-mcp -serve -http 127.0.0.1:0 -auth none} in the built checkout, under umask 000:
+   * it builds the HTTP folder (and only it), listens, and stops on SIGTERM with exit 0.
+   */
+  private static HttpFirstUse httpFirstUse(String workspace) throws Exception {
+    Path jar = checkout.resolve("notes-app/target/notes-mcp.jar");
+    java.nio.file.attribute.FileTime before = Files.getLastModifiedTime(jar);
+    Path err = Files.createTempFile(dir, "http-err", ".txt");
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                "bash",
+                "-c",
+                "umask 000 && exec \"$@\"",
+                "bash",
+                checkout.resolve("notes-mcp").toString(),
+                "-serve",
+                "-root",
+                workspace,
+                "-http",
+                "127.0.0.1:0",
+                "-auth",
+                "none")
+            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(err.toFile());
+    builder.environment().put("MAVEN_OPTS", "-Dmaven.repo.local=" + repository);
+    Process process = builder.start();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(480);
+      while (!Files.readString(err).contains("listening on http://127.0.0.1:")
+          && process.isAlive()
+          && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+      }
+      process.toHandle().destroy();
+      assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      return new HttpFirstUse(
+          process.exitValue(),
+          Files.readString(err, StandardCharsets.UTF_8),
+          Files.getLastModifiedTime(jar).equals(before));
+    } finally {
+      process.destroyForcibly();
     }
   }
 
@@ -189,7 +241,8 @@ class FirstUseIT {
     assertThat(chat).containsKey("chat");
     Map<String, String> search = LocalUsers.ownersAndModes(checkout.resolve("notes-search/target"));
     assertThat(search).containsKey("search");
-    for (String module : List.of("notes-app", "notes-chat", "notes-search")) {
+    for (String module :
+        List.of("notes-app", "notes-chat", "notes-search", "mcp-http", "notes-web")) {
       Path target = checkout.resolve(module).resolve("target");
       for (Map.Entry<String, String> entry : LocalUsers.ownersAndModes(target).entrySet()) {
         if (!Files.isSymbolicLink(target.resolve(entry.getKey()))) {
@@ -199,6 +252,25 @@ class FirstUseIT {
         }
       }
     }
+  }
+
+  /**
+   * The first use builds the program and search's engine, not the HTTP folder (Jetty, Nimbus: no
+   * stdio user needs them); the first {@code -serve -http} builds that folder alone, says so, and
+   * leaves the program's jar as it was (servers may be running from it).
+   */
+  @Test
+  void theHttpFolderIsBuiltByTheFirstHttpServerAloneAndThenItListens() {
+    assertThat(firstUse.exit()).as(firstUse.err()).isZero();
+    assertThat(httpBuiltByFirstUse).as("notes-web/target after the first -serve").isFalse();
+    assertThat(httpFirstUse.err())
+        .contains("first run, building the HTTP transport")
+        .contains("listening on http://127.0.0.1:")
+        .doesNotContain("\u001b");
+    assertThat(httpFirstUse.exit()).as(httpFirstUse.err()).isZero();
+    assertThat(httpFirstUse.jarUnchanged()).as("notes-mcp.jar left as it was").isTrue();
+    assertThat(checkout.resolve("notes-web/target/http/notes-web-" + Version.VALUE + ".jar"))
+        .isRegularFile();
   }
 
   /**

@@ -27,8 +27,11 @@ import tools.jackson.databind.JsonNode;
  * on loopback ({@code peers/hosts/scripted-model.mjs}) that asks for {@code list_notes}, {@code
  * read_note} and {@code propose_note}: the two reads run without a prompt, and the proposal is the
  * host's to ask about, which a headless run cannot, so the host refuses it and no proposal is made.
- * Run by the {@code hosts} profile ({@code mvn -Phosts verify}, which {@code .ci/run} runs), not by
- * a plain {@code mvn verify}: the hosts are large.
+ * Over HTTP, the same for Claude Code, Codex CLI and Gemini CLI with the entry {@code config -url
+ * URL -token-env VAR --install} writes for a real {@code -serve -http} server: the host connects
+ * with the token it reads from the environment (and fails without it), reads headless, and no file
+ * the host wrote holds the token. Run by the {@code hosts} profile ({@code mvn -Phosts verify},
+ * which {@code .ci/run} runs), not by a plain {@code mvn verify}: the hosts are large.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class HostsIT {
@@ -244,6 +247,11 @@ class HostsIT {
 
   /** Runs the host headless against the scripted model; returns the tool results it logged. */
   private List<JsonNode> drive(String host) throws Exception {
+    return drive(host, Map.of());
+  }
+
+  /** As {@link #drive(String)}, with {@code env} added to the host's environment. */
+  private List<JsonNode> drive(String host, Map<String, String> env) throws Exception {
     Path port = dir.resolve("port");
     Path log = dir.resolve("model.log");
     Files.deleteIfExists(port);
@@ -276,7 +284,8 @@ class HostsIT {
                       "Read my notes.",
                       "--model",
                       "claude-sonnet-4-5"),
-                  Map.of(
+                  with(
+                      env,
                       "ANTHROPIC_BASE_URL",
                       url,
                       "ANTHROPIC_API_KEY",
@@ -300,7 +309,7 @@ class HostsIT {
                       "-c",
                       "model=scripted",
                       "Read my notes."),
-                  Map.of("SCRIPTED_KEY", "scripted"));
+                  with(env, "SCRIPTED_KEY", "scripted"));
           break;
         case "gemini":
           run =
@@ -311,7 +320,7 @@ class HostsIT {
                       "Read my notes.",
                       "-m",
                       "gemini-2.5-flash"),
-                  Map.of("GEMINI_API_KEY", "scripted", "GOOGLE_GEMINI_BASE_URL", url));
+                  with(env, "GEMINI_API_KEY", "scripted", "GOOGLE_GEMINI_BASE_URL", url));
           break;
         case "qwen":
           run =
@@ -322,7 +331,8 @@ class HostsIT {
                       "Read my notes.",
                       "--auth-type",
                       "openai"),
-                  Map.of(
+                  with(
+                      env,
                       "OPENAI_API_KEY",
                       "scripted",
                       "OPENAI_BASE_URL",
@@ -349,5 +359,168 @@ class HostsIT {
       model.destroy();
       model.waitFor(10, TimeUnit.SECONDS);
     }
+  }
+
+  /** {@code env} and the pairs {@code more} (name, value, ...). */
+  private static Map<String, String> with(Map<String, String> env, String... more) {
+    Map<String, String> all = new HashMap<>(env);
+    for (int i = 0; i < more.length; i += 2) {
+      all.put(more[i], more[i + 1]);
+    }
+    return all;
+  }
+
+  /** The variable every HTTP entry here names. */
+  private static final String TOKEN_ENV = "NOTES_MCP_TOKEN";
+
+  private Result installRemote(String host, String url) throws Exception {
+    return exec(
+        List.of(
+            WireServer.launcher().toString(),
+            "config",
+            "-url",
+            url,
+            "-token-env",
+            TOKEN_ENV,
+            "-host",
+            host,
+            "--install"),
+        Map.of());
+  }
+
+  /** The files under HOME that hold {@code secret}, as bytes (a host may write binary caches). */
+  private List<Path> holding(String secret) throws IOException {
+    byte[] wanted = secret.getBytes(StandardCharsets.US_ASCII);
+    List<Path> found = new ArrayList<>();
+    try (var files = Files.walk(home)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        if (Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+            && Files.size(file) < 64L * 1024 * 1024
+            && indexOf(Files.readAllBytes(file), wanted) >= 0) {
+          found.add(file);
+        }
+      }
+    }
+    return found;
+  }
+
+  private static int indexOf(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= haystack.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
+  }
+
+  /**
+   * Over HTTP: {@code config -url URL -token-env VAR --install} for a real {@code -serve -http}
+   * server with tokens; the host, given the token in VAR, reports the server connected over HTTP
+   * (Codex, whose list does not connect, lists its URL and bearer variable), reads headless against
+   * the scripted model and leaves the proposal to the person; the server saw no request without the
+   * token until then; without VAR the host does not connect; and no file under HOME holds the
+   * token, whatever the host wrote while it ran.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"claude-code", "codex", "gemini"})
+  void overHttpTheHostConnectsWithTheTokenFromItsEnvironmentAndReadsHeadless(String host)
+      throws Exception {
+    Path tokens = HttpWire.tokensFile(dir);
+    String token = HttpWire.addToken(tokens, "laptop", "propose");
+    try (HttpWire server = HttpWire.start(workspace, "-tokens", tokens.toString())) {
+      String url = server.uri.toString();
+      if (host.equals("gemini")) {
+        Path settings = home.resolve(".gemini/settings.json");
+        Files.createDirectories(settings.getParent());
+        Files.writeString(
+            settings, "{\"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}}}\n");
+      }
+      Result install = installRemote(host, url);
+      assertThat(install.exit()).as(install.err()).isZero();
+      assertThat(install.out()).isEmpty();
+      Map<String, String> withToken = Map.of(TOKEN_ENV, token);
+
+      Result list = exec(List.of(BIN.resolve(command(host)).toString(), "mcp", "list"), withToken);
+      if (host.equals("codex")) {
+        assertThat(list.out())
+            .containsPattern("(?m)^notes\\s+\\Q" + url + "\\E\\s+" + TOKEN_ENV + "\\s+enabled");
+        Result get =
+            exec(List.of(BIN.resolve("codex").toString(), "mcp", "get", "notes"), withToken);
+        assertThat(get.out())
+            .contains("transport: streamable_http")
+            .contains("bearer_token_env_var: " + TOKEN_ENV);
+      } else {
+        assertThat(list.all())
+            .as(list.all())
+            .containsPattern("notes: \\Q" + url + "\\E \\((HTTP|http)\\).*Connected");
+      }
+
+      List<JsonNode> log = drive(host, withToken);
+      assertThat(log)
+          .extracting(entry -> entry.path("tool").asString())
+          .containsExactly("list_notes", "read_note", "propose_note");
+      assertThat(log.get(0).path("result").asString())
+          .contains("\"notes\":[\"notes.txt\",\"project.txt\"]");
+      assertThat(log.get(1).path("result").asString()).contains("Monday: ship the preview.");
+      assertThat(log.get(2).path("result").asString()).doesNotContain("pending_approval");
+      assertThat(server.stderr()).doesNotContain(" 401 ").doesNotContain(" 403 ");
+
+      if (!host.equals("codex")) {
+        Result without =
+            exec(List.of(BIN.resolve(command(host)).toString(), "mcp", "list"), Map.of());
+        assertThat(without.all()).as(without.all()).doesNotContainPattern("notes: .*Connected");
+        assertThat(server.stderr()).contains("notes-mcp: 401 for 127.0.0.1");
+      }
+      assertThat(holding(token)).as("files under HOME that hold the token").isEmpty();
+      assertThat(server.stderr()).doesNotContain(token);
+    }
+  }
+
+  /**
+   * The line {@code config -url ... -host claude-code} prints, run by a shell where the variable is
+   * set: Claude Code keeps the reference, not the token (the header is in single quotes), and
+   * connects with the token from the environment.
+   */
+  @org.junit.jupiter.api.Test
+  void thePrintedClaudeCodeLineKeepsTheReferenceAndConnects() throws Exception {
+    Path tokens = HttpWire.tokensFile(dir);
+    String token = HttpWire.addToken(tokens, "laptop", "read");
+    try (HttpWire server = HttpWire.start(workspace, "-tokens", tokens.toString())) {
+      Result printed =
+          exec(
+              List.of(
+                  WireServer.launcher().toString(),
+                  "config",
+                  "-url",
+                  server.uri.toString(),
+                  "-token-env",
+                  TOKEN_ENV,
+                  "-host",
+                  "claude-code"),
+              Map.of(TOKEN_ENV, token));
+      assertThat(printed.exit()).as(printed.err()).isZero();
+      assertThat(printed.out()).doesNotContain(token);
+
+      Result added = exec(List.of("bash", "-c", printed.out().strip()), Map.of(TOKEN_ENV, token));
+      assertThat(added.exit()).as(added.all()).isZero();
+      assertThat(
+              WireServer.JSON
+                  .readTree(home.resolve(".claude.json").toFile())
+                  .at("/mcpServers/notes/headers/Authorization")
+                  .asString())
+          .isEqualTo("Bearer ${" + TOKEN_ENV + "}");
+      Result list =
+          exec(List.of(BIN.resolve("claude").toString(), "mcp", "list"), Map.of(TOKEN_ENV, token));
+      assertThat(list.all()).containsPattern("notes: .*\\(HTTP\\).*Connected");
+      assertThat(holding(token)).isEmpty();
+    }
+  }
+
+  private static String command(String host) {
+    return host.equals("claude-code") ? "claude" : host;
   }
 }

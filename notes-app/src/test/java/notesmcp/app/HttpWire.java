@@ -114,6 +114,15 @@ final class HttpWire implements AutoCloseable {
     return new HttpWire(builder.start());
   }
 
+  /**
+   * A server {@code builder} starts some other way (a systemd unit's command line, say), which must
+   * say where it listens as {@code -serve -http} does.
+   */
+  static HttpWire of(ProcessBuilder builder) throws IOException, InterruptedException {
+    builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    return new HttpWire(builder.start());
+  }
+
   /** A new token of {@code scope} in {@code tokens}, made by {@code notes-mcp token add}. */
   static String addToken(Path tokens, String name, String scope) throws Exception {
     Launch.Result result =

@@ -336,10 +336,14 @@ class VaultIT {
         .doesNotExist();
   }
 
-  /** A server in a mount namespace of its own, with {@code outside} bound onto Mounted. */
+  /**
+   * A server in a mount namespace of its own, with {@code outside} bound onto Mounted; words the
+   * fixture adds after the command (its transport's) are the server's.
+   */
   private WireServer serveWithMount(Path policyFile) throws IOException {
     String script =
-        "mount --bind \"$1\" \"$2/Mounted\" && exec \"$3\" -serve -root \"$2\" -policy \"$4\"";
+        "o=\"$1\" r=\"$2\" l=\"$3\" p=\"$4\"; shift 4; mount --bind \"$o\" \"$r/Mounted\""
+            + " && exec \"$l\" -serve -root \"$r\" -policy \"$p\" \"$@\"";
     return WireServer.startCommand(
         List.of(
             "unshare",

@@ -32,6 +32,13 @@ import tools.jackson.databind.json.JsonMapper;
  * revision its request was sent in ({@link SchemaCheck}); {@link #close()} fails the test if any
  * line was not a valid MCP message. Responses may arrive in any order; {@link #response} waits for
  * one id and keeps the others.
+ *
+ * <p>Two transports, chosen for the whole test JVM by the system property {@value
+ * #TRANSPORT_PROPERTY}: {@code stdio} (the default), the lines on the server's pipes; or {@code
+ * http}, the same lines carried to the same server started with {@code -http 127.0.0.1:0 -tokens
+ * FILE}, as a Streamable HTTP client with a token carries them ({@link WireOverHttp}), its stdout
+ * required empty. The end of input is then SIGTERM. A test that holds what only one transport can
+ * show says so with {@link #assumeStdio}.
  */
 final class WireServer implements AutoCloseable {
   static final ObjectMapper JSON = JsonMapper.builder().build();
@@ -50,8 +57,17 @@ final class WireServer implements AutoCloseable {
   /** The revision of an expectation for a legacy request: the session's negotiated one. */
   private static final String LEGACY_SESSION = "legacy session";
 
+  /** The system property that chooses the transport: {@code stdio} or {@code http}. */
+  static final String TRANSPORT_PROPERTY = "notesmcp.transport";
+
+  /** Whether this test JVM speaks to its servers over HTTP. */
+  static final boolean HTTP = "http".equals(System.getProperty(TRANSPORT_PROPERTY, "stdio"));
+
   private final Process process;
   private final OutputStream stdin;
+  private final WireOverHttp http;
+  private final boolean overHttp;
+  private final StringBuilder pending = new StringBuilder();
   private final BlockingQueue<JsonNode> incoming = new LinkedBlockingQueue<>();
   private final BlockingQueue<JsonNode> batches = new LinkedBlockingQueue<>();
   private final BlockingQueue<JsonNode> notifications = new LinkedBlockingQueue<>();
@@ -67,8 +83,57 @@ final class WireServer implements AutoCloseable {
   private WireServer(Process process) {
     this.process = process;
     this.stdin = process.getOutputStream();
+    this.http = null;
+    this.overHttp = false;
     daemon("stdout", () -> readStdout(process.getInputStream()));
     daemon("stderr", () -> readStderr(process.getErrorStream()));
+  }
+
+  /** A server started with {@link WireOverHttp#serveFlags}: the port read from its stderr. */
+  private WireServer(Process process, boolean overHttp) {
+    this.process = process;
+    this.stdin = process.getOutputStream();
+    this.overHttp = overHttp;
+    daemon("stdout", () -> readStdout(process.getInputStream()));
+    daemon("stderr", () -> readStderr(process.getErrorStream()));
+    java.util.regex.Pattern listening =
+        java.util.regex.Pattern.compile("listening on (http://127\\.0\\.0\\.1:[0-9]+/mcp)");
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    java.util.regex.Matcher found;
+    while (!(found = listening.matcher(stderr)).find()) {
+      if (!process.isAlive() || System.nanoTime() > deadline) {
+        process.destroyForcibly();
+        throw new AssertionError("the server did not say where it listens; stderr:\n" + stderr);
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted", e);
+      }
+    }
+    this.http =
+        new WireOverHttp(java.net.URI.create(found.group(1)), this::received, violations::add);
+  }
+
+  private static WireServer started(ProcessBuilder builder) throws IOException {
+    if (!HTTP) {
+      return new WireServer(builder.start());
+    }
+    try {
+      builder.command().addAll(WireOverHttp.serveFlags());
+    } catch (Exception e) {
+      throw new IOException("the fixture's tokens file", e);
+    }
+    return new WireServer(builder.start(), true);
+  }
+
+  /**
+   * Skips the calling test over HTTP, for what only a stdio server shows (its pipes, the exit at
+   * the end of input, one session a process); {@code why} says what.
+   */
+  static void assumeStdio(String why) {
+    org.junit.jupiter.api.Assumptions.assumeFalse(HTTP, "stdio only: " + why);
   }
 
   static Path launcher() {
@@ -88,7 +153,7 @@ final class WireServer implements AutoCloseable {
     command.addAll(List.of(extra));
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().putAll(env);
-    return new WireServer(builder.start());
+    return started(builder);
   }
 
   /** Starts any server {@code command} in {@code directory}. */
@@ -111,7 +176,7 @@ final class WireServer implements AutoCloseable {
    * of its own, say.
    */
   static WireServer startCommand(List<String> command) throws IOException {
-    return new WireServer(new ProcessBuilder(command).start());
+    return started(new ProcessBuilder(new ArrayList<>(command)));
   }
 
   private static void daemon(String name, Runnable body) {
@@ -125,35 +190,44 @@ final class WireServer implements AutoCloseable {
         new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       String line;
       while ((line = reader.readLine()) != null) {
-        JsonNode message;
-        try {
-          message = JSON.readTree(line);
-        } catch (RuntimeException e) {
-          violations.add("stdout line is not JSON: " + line);
+        if (overHttp) {
+          violations.add("stdout of a server over HTTP: " + line);
           continue;
         }
-        if (message.isArray()) {
-          // A batch's reply (2025-03-26): each element is checked as that response alone would be.
-          if (message.isEmpty()) {
-            violations.add("an empty array: a batch with no reply gets no reply at all");
-          }
-          for (JsonNode element : message) {
-            check(element);
-          }
-          batches.add(message);
-          continue;
-        }
-        if (message.isObject() && message.has("method") && !message.has("id")) {
-          checkNotification(message);
-          notifications.add(message);
-          continue;
-        }
-        check(message);
-        incoming.add(message);
+        received(line);
       }
     } catch (IOException e) {
       // Process.destroy() closes the stream under the reader: the output simply ends.
     }
+  }
+
+  /** One message from the server: a line of its stdout, or a reply or event over HTTP. */
+  private void received(String line) {
+    JsonNode message;
+    try {
+      message = JSON.readTree(line);
+    } catch (RuntimeException e) {
+      violations.add("stdout line is not JSON: " + line);
+      return;
+    }
+    if (message.isArray()) {
+      // A batch's reply (2025-03-26): each element is checked as that response alone would be.
+      if (message.isEmpty()) {
+        violations.add("an empty array: a batch with no reply gets no reply at all");
+      }
+      for (JsonNode element : message) {
+        check(element);
+      }
+      batches.add(message);
+      return;
+    }
+    if (message.isObject() && message.has("method") && !message.has("id")) {
+      checkNotification(message);
+      notifications.add(message);
+      return;
+    }
+    check(message);
+    incoming.add(message);
   }
 
   private void readStderr(InputStream in) {
@@ -251,8 +325,25 @@ final class WireServer implements AutoCloseable {
     sendBytes((line + "\n").getBytes(StandardCharsets.UTF_8));
   }
 
-  /** Writes raw bytes, exactly. */
+  /**
+   * Writes raw bytes, exactly; over HTTP each complete line is carried as one message (a line
+   * written in pieces is sent once its newline comes).
+   */
   void sendBytes(byte[] bytes) {
+    if (http != null) {
+      synchronized (pending) {
+        pending.append(new String(bytes, StandardCharsets.UTF_8));
+        int newline;
+        while ((newline = pending.indexOf("\n")) >= 0) {
+          String line = pending.substring(0, newline);
+          pending.delete(0, newline + 1);
+          if (!line.isEmpty()) {
+            http.send(line);
+          }
+        }
+      }
+      return;
+    }
     try {
       stdin.write(bytes);
       stdin.flush();
@@ -394,8 +485,18 @@ final class WireServer implements AutoCloseable {
     return response.path("result").path("isError").asBoolean();
   }
 
-  /** Closes stdin and waits for the exit status. */
+  /**
+   * Closes stdin and waits for the exit status; over HTTP the end of input is SIGTERM, after which
+   * the server stops gracefully (open streams get their closing result).
+   */
   int closeInputAndWait() throws InterruptedException {
+    if (http != null) {
+      process.toHandle().destroy();
+      assertThat(process.waitFor(wait.toMillis() + 30_000, TimeUnit.MILLISECONDS))
+          .as("server exits on SIGTERM; stderr:\n" + stderr)
+          .isTrue();
+      return process.exitValue();
+    }
     try {
       stdin.close();
     } catch (IOException e) {
@@ -437,6 +538,9 @@ final class WireServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     } finally {
       process.destroyForcibly();
+      if (http != null) {
+        http.close();
+      }
     }
     assertThat(violations).as("schema violations in what the server wrote").isEmpty();
   }

@@ -693,7 +693,10 @@ final class McpEndpoint extends Handler.Abstract {
     }
     stream.onGone(
         () -> {
-          core.cancelStream(stream, request.id());
+          if (core.cancelStream(stream, request.id())) {
+            // The client closed the response: HTTP's cancellation, said as over stdio.
+            log.println("notes-mcp: subscription " + request.id() + " cancelled by the client");
+          }
           quotas.closeStream(account);
         });
     if (stream.isFinished()) {
