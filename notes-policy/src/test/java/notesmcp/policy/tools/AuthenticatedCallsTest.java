@@ -17,6 +17,7 @@ import notesmcp.policy.proposals.Requester;
 import notesmcp.policy.rules.PolicyFile;
 import notesmcp.policy.vault.Rules;
 import notesmcp.policy.vault.Workspace;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,6 +81,12 @@ class AuthenticatedCallsTest {
             who,
             GO);
     return answer(outcome).get("proposal_id").stringValue();
+  }
+
+  /** The audit trail's writer finishes before the folder it writes in is deleted. */
+  @AfterEach
+  void finish() {
+    notes.finishAuditLog();
   }
 
   private Outcome status(String id, Authenticated who) {
