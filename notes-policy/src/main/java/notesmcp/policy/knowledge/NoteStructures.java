@@ -105,10 +105,17 @@ public final class NoteStructures {
     final String[] linkNames;
 
     /**
-     * For each link, in order, the position in {@link #linkNames} of the one key it may name; -1
-     * for a link into the note itself.
+     * For each link, in order, the position in {@link #linkNames} of a key it may name; -1 for a
+     * link into the note itself or above the vault.
      */
     final short[] linkKeys;
+
+    /**
+     * For each link, the position of its second key, or -1; null when no link has two. A link has
+     * two when its path and its path with {@code .md} lower-case differently without {@code .md}
+     * ({@code [[ΟΔΟΣ]]}: a final sigma alone, not before {@code .md}).
+     */
+    final short[] otherKeys;
 
     /** What it keeps, in bytes of heap, with its share of the indexes. */
     final long bytes;
@@ -122,6 +129,7 @@ public final class NoteStructures {
         properties = new String[0];
         linkNames = new String[0];
         linkKeys = new short[0];
+        otherKeys = null;
         bytes = 96;
         return;
       }
@@ -138,20 +146,20 @@ public final class NoteStructures {
       List<Link> links = structure.links();
       Map<String, Integer> at = new HashMap<>();
       linkKeys = new short[links.size()];
+      short[] others = null;
       for (int k = 0; k < links.size(); k++) {
         Link link = links.get(k);
-        String key = link.sameNote() ? null : keyOf(link, path);
-        if (key == null) {
-          linkKeys[k] = -1;
-          continue;
+        List<String> names = link.sameNote() ? List.of() : keysOf(link, path);
+        linkKeys[k] = names.isEmpty() ? -1 : position(at, names.get(0));
+        if (names.size() > 1) {
+          if (others == null) {
+            others = new short[links.size()];
+            java.util.Arrays.fill(others, (short) -1);
+          }
+          others[k] = position(at, names.get(1));
         }
-        Integer known = at.get(key);
-        if (known == null) {
-          known = at.size();
-          at.put(key, known);
-        }
-        linkKeys[k] = (short) (int) known;
       }
+      otherKeys = others;
       linkNames = new String[at.size()];
       for (Map.Entry<String, Integer> key : at.entrySet()) {
         linkNames[key.getValue()] = key.getKey();
@@ -163,6 +171,7 @@ public final class NoteStructures {
               + 56
               + 64
               + 2L * linkKeys.length
+              + (otherKeys == null ? 0 : 16 + 2L * otherKeys.length)
               + 8L * (tags.length + properties.length + linkNames.length);
     }
 
@@ -177,32 +186,48 @@ public final class NoteStructures {
           wanted = i;
         }
       }
-      if (wanted < 0) {
-        return new int[0];
-      }
       int count = 0;
-      for (short k : linkKeys) {
-        count += k == wanted ? 1 : 0;
+      for (int k = 0; k < linkKeys.length && wanted >= 0; k++) {
+        count += names(k, wanted) ? 1 : 0;
       }
       int[] found = new int[count];
       int n = 0;
-      for (int k = 0; k < linkKeys.length; k++) {
-        if (linkKeys[k] == wanted) {
+      for (int k = 0; n < count; k++) {
+        if (names(k, wanted)) {
           found[n++] = k;
         }
       }
       return found;
     }
+
+    private boolean names(int link, int key) {
+      return linkKeys[link] == key || (otherKeys != null && otherKeys[link] == key);
+    }
+
+    private static short position(Map<String, Integer> at, String key) {
+      Integer known = at.get(key);
+      if (known == null) {
+        known = at.size();
+        at.put(key, known);
+      }
+      return (short) (int) known;
+    }
   }
 
   /**
-   * The one key ({@link #linkKey}) of the file names {@code link} in the note {@code from} may
-   * name, or null when it names none (a relative path above the vault): a link's file names are its
-   * path's, and that with {@code .md}, which have one key.
+   * The keys ({@link #linkKey}) of the file names {@code link} in the note {@code from} may name
+   * ({@link LinkTargets#fileNames}): one, or two when its path and its path with {@code .md}
+   * lower-case to different keys; none for a path above the vault. A note the link resolves to has
+   * a file name of one of these keys.
    */
-  static String keyOf(Link link, String from) {
+  static List<String> keysOf(Link link, String from) {
     List<String> names = LinkTargets.fileNames(link.path(), from);
-    return names.isEmpty() ? null : linkKey(names.get(0));
+    if (names.size() < 2) {
+      return names.isEmpty() ? names : List.of(linkKey(names.get(0)));
+    }
+    String first = linkKey(names.get(0));
+    String second = linkKey(names.get(1));
+    return first.equals(second) ? List.of(first) : List.of(first, second);
   }
 
   /**
@@ -786,7 +811,7 @@ public final class NoteStructures {
       synchronized (this) {
         for (Link link : now.links()) {
           if (!link.sameNote()
-              && key.equals(keyOf(link, from.path))
+              && keysOf(link, from.path).contains(key)
               && target.equals(names.resolve(link, from.path))) {
             links.add(link);
           }

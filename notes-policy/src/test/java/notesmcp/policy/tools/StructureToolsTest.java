@@ -228,4 +228,20 @@ class StructureToolsTest {
     assertThat(refusal("backlinks", "{\"path\":\"Private/Secret.md\"}")).isEqualTo(read);
     assertThat(refusal("note_links", "{\"path\":\"Private/Secret.md\"}")).isEqualTo(read);
   }
+
+  /**
+   * A link and the note it resolves to may lower-case differently: a final sigma is one at the end
+   * of a link's path and not before ".md" in the note's name.
+   */
+  @Test
+  void aLinkThatResolvesIsABacklinkWhateverItsLowerCase() throws Exception {
+    write("ΟΔΟΣ.md", "the road\n");
+    write("c.md", "[[ΟΔΟΣ]] and [[οδοσ]]\n");
+    assertThat(answer("backlinks", "{\"path\":\"ΟΔΟΣ.md\"}").toString())
+        .isEqualTo(
+            "{\"path\":\"ΟΔΟΣ.md\",\"backlinks\":[{\"path\":\"c.md\",\"line\":1,"
+                + "\"context\":\"[[ΟΔΟΣ]] and [[οδοσ]]\"}]}");
+    assertThat(answer("note_links", "{\"path\":\"c.md\"}").at("/links/1/resolved").asString())
+        .isEqualTo("ΟΔΟΣ.md");
+  }
 }
