@@ -202,6 +202,13 @@ public final class StructureBench {
     server.close();
     rows.add(row("notes-mcp", "backlinks", backlinks));
     rows.add(row("notes-mcp", "find_notes", find));
+    for (int f = 0; f < filters.size(); f++) {
+      double[] one = new double[(calls - f + filters.size() - 1) / filters.size()];
+      for (int i = f, k = 0; i < calls; i += filters.size()) {
+        one[k++] = find[i];
+      }
+      rows.add(row("notes-mcp", "find_notes " + filters.get(f), one));
+    }
     rows.add(row("notes-mcp", "list_tags", tags));
 
     String peerRows = "";
