@@ -5,7 +5,6 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.format.DateTimeParseException;
 import java.util.List;
-import java.util.Map;
 import notesmcp.markdown.Tag;
 import notesmcp.markdown.Value;
 
@@ -192,8 +191,9 @@ public final class Filter {
     if (!named) {
       return false;
     }
-    for (Map.Entry<String, Value> held : entry.structure.properties().map().entrySet()) {
-      if (lower(held.getKey()).equals(property) && passes(held.getValue())) {
+    // Only the values of the property asked for are decoded.
+    for (Value value : entry.structure.propertyValues(property)) {
+      if (passes(value)) {
         return true;
       }
     }
