@@ -47,6 +47,8 @@ import notesmcp.text.CodePoints;
 public final class Generate {
   static final int FOLDERS = 200;
   static final int NOTES_PER_FOLDER = 50;
+  /** Notes in each folder: {@link #NOTES_PER_FOLDER}, or fewer with {@code --notes N}. */
+  final int notesPerFolder;
   static final int MIN_BYTES = 3 * 1024;
   static final int MAX_BYTES = 40 * 1024;
   static final int SLACK = 768;
@@ -141,6 +143,11 @@ public final class Generate {
   }
 
   Generate(long seed, Path out) {
+    this(seed, out, FOLDERS * NOTES_PER_FOLDER);
+  }
+
+  Generate(long seed, Path out, int notes) {
+    this.notesPerFolder = notes / FOLDERS;
     this.seed = seed;
     this.random = new Random(seed);
     this.out = out;
@@ -149,19 +156,28 @@ public final class Generate {
 
   public static void main(String[] args) throws IOException {
     long seed = 20261201L;
+    int count = FOLDERS * NOTES_PER_FOLDER;
     Path out = null;
+    String usage = "usage: java bench/vault/Generate.java --out DIR [--seed N] [--notes N]";
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--seed" -> seed = Long.parseLong(args[++i]);
         case "--out" -> out = Path.of(args[++i]);
+        case "--notes" -> count = Integer.parseInt(args[++i]);
         default -> {
-          System.err.println("usage: java bench/vault/Generate.java --out DIR [--seed N]");
+          System.err.println(usage);
           System.exit(2);
         }
       }
     }
     if (out == null) {
-      System.err.println("usage: java bench/vault/Generate.java --out DIR [--seed N]");
+      System.err.println(usage);
+      System.exit(2);
+    }
+    if (count < FOLDERS || count % FOLDERS != 0 || count > FOLDERS * NOTES_PER_FOLDER) {
+      System.err.println(
+          "Generate: --notes must be a multiple of " + FOLDERS + " from " + FOLDERS + " to "
+              + FOLDERS * NOTES_PER_FOLDER + " (as many in each of the " + FOLDERS + " folders)");
       System.exit(2);
     }
     if (Files.exists(out.resolve("vault"))) {
@@ -169,7 +185,7 @@ public final class Generate {
       System.exit(2);
     }
     long start = System.nanoTime();
-    Generate generate = new Generate(seed, out);
+    Generate generate = new Generate(seed, out, count);
     generate.run();
     System.err.printf(
         Locale.ROOT,
@@ -191,7 +207,7 @@ public final class Generate {
     List<Integer> sizes = new ArrayList<>();
     for (String folder : folders) {
       Set<String> names = new TreeSet<>();
-      for (int n = 0; n < NOTES_PER_FOLDER; n++) {
+      for (int n = 0; n < notesPerFolder; n++) {
         String name = noteName(folder, n);
         while (!names.add(name)) {
           name = name.substring(0, name.length() - 3) + " " + (1 + random.nextInt(99)) + ".md";
@@ -540,7 +556,7 @@ public final class Generate {
   /**
    * The structure's own choices, made after every path and planted word: the note renamed to
    * Paper Kite (the first note of Projects/ that holds no planted word or decoy), the 40 notes that
-   * link to it, the notes of the excluded folders, and the index of every note's file name.
+   * link to it (a fifth of a vault of fewer than 200 notes), the notes of the excluded folders, and the index of every note's file name.
    */
   void plan(List<String> paths, List<List<Planted>> plants) {
     for (int i = 0; i < paths.size() && kite == null; i++) {
@@ -551,7 +567,20 @@ public final class Generate {
         kite = KITE;
       }
     }
-    while (kiteLinkers.size() < 40) {
+    for (int i = 0; i < paths.size() && kite == null; i++) {
+      // A small vault (--notes) may have no such note: the first of Projects/ then, its planted
+      // items following it to its new name.
+      String path = paths.get(i);
+      if (path.startsWith("Projects/") && path.indexOf('/', 9) < 0 && !paths.contains(KITE)) {
+        paths.set(i, KITE);
+        kite = KITE;
+        for (Planted item : planted) {
+          item.notes.replaceAll(p -> p.equals(path) ? KITE : p);
+          item.decoys.replaceAll(p -> p.equals(path) ? KITE : p);
+        }
+      }
+    }
+    while (kiteLinkers.size() < Math.min(40, paths.size() / 5)) {
       int linker = random.nextInt(paths.size());
       if (!paths.get(linker).equals(KITE)) {
         kiteLinkers.add(linker);

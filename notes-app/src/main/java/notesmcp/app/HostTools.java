@@ -12,7 +12,15 @@ import java.util.List;
 final class HostTools {
   /** Read-only tools: a host may run them without a prompt. */
   static final List<String> READ_ONLY =
-      List.of("list_notes", "read_note", "search_notes", "proposal_status");
+      List.of(
+          "list_notes",
+          "read_note",
+          "search_notes",
+          "proposal_status",
+          "note_links",
+          "backlinks",
+          "list_tags",
+          "find_notes");
 
   /** Tools that are not read-only: the host must ask the person before each call. */
   static final List<String> ASKED = List.of("propose_note", "propose_edit");

@@ -58,6 +58,14 @@ public final class NoteTools implements Tools {
         return "Propose an edit";
       case NoteAccess.PROPOSAL_STATUS:
         return "Proposal status";
+      case NoteAccess.NOTE_LINKS:
+        return "A note's links";
+      case NoteAccess.BACKLINKS:
+        return "Backlinks";
+      case NoteAccess.LIST_TAGS:
+        return "List tags";
+      case NoteAccess.FIND_NOTES:
+        return "Find notes";
       default:
         return null;
     }

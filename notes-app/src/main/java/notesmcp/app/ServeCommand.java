@@ -86,8 +86,14 @@ final class ServeCommand {
       return ExitCode.USAGE;
     }
     NoteAccess notes = new NoteAccess(policy, workspace, Clock.systemUTC(), proposals, err, true);
+    if (options.policyFile() != null) {
+      // The tools that know the notes' structure (docs/knowledge.md): with a policy file only, so
+      // the default's three notes and tools stay as they are.
+      notes = notes.withStructure();
+    }
     // While the rest starts and the client says hello, not on its first call.
     notes.catalog().enumerateInBackground(options.policyFile() == null ? null : new LinkByteRuns());
+    notes.readStructureInBackground();
     if (policy.search()) {
       // The engine's module is loaded on the first search only (SearchModule); a first-ever index
       // is built by this program's index mode in a child JVM.

@@ -48,8 +48,9 @@ import org.junit.jupiter.api.Test;
  *       the JDK but where {@link #SANCTIONED} says why.
  *   <li>Over HTTP, nothing reachable from {@code /mcp}'s request handling or its authenticator
  *       reaches the review, while the owner's pages do, through the review page alone.
- *   <li>No package imports from a layer above it: text, files, rules, vault, proposals, tools and
- *       review, then the web side and the program.
+ *   <li>No package imports from a layer above it: text, files, markdown (one note's structure),
+ *       rules, vault, knowledge (the notes' structure), proposals, tools and review, then the web
+ *       side and the program.
  *   <li>{@code notesmcp.text} and {@code notesmcp.files} know neither notes nor MCP; the MCP layer
  *       knows no notes.
  * </ol>
@@ -335,10 +336,14 @@ class BordersTest {
         .definedBy("notesmcp.text..")
         .layer("files")
         .definedBy("notesmcp.files..")
+        .layer("markdown")
+        .definedBy("notesmcp.markdown..")
         .layer("rules")
         .definedBy("notesmcp.policy.rules..")
         .layer("vault")
         .definedBy("notesmcp.policy.vault..")
+        .layer("knowledge")
+        .definedBy("notesmcp.policy.knowledge..")
         .layer("proposals")
         .definedBy("notesmcp.policy.proposals..")
         .layer("tools")
@@ -359,14 +364,19 @@ class BordersTest {
         .mayNotAccessAnyLayer()
         .whereLayer("files")
         .mayOnlyAccessLayers("text")
+        .whereLayer("markdown")
+        .mayOnlyAccessLayers("text")
         .whereLayer("rules")
         .mayOnlyAccessLayers("text", "files")
         .whereLayer("vault")
         .mayOnlyAccessLayers("text", "files", "rules")
+        .whereLayer("knowledge")
+        .mayOnlyAccessLayers("text", "files", "rules", "vault", "markdown")
         .whereLayer("proposals")
         .mayOnlyAccessLayers("text", "files", "rules", "vault")
         .whereLayer("tools")
-        .mayOnlyAccessLayers("text", "files", "rules", "vault", "proposals")
+        .mayOnlyAccessLayers(
+            "text", "files", "rules", "vault", "proposals", "knowledge", "markdown")
         .whereLayer("review")
         .mayOnlyAccessLayers("text", "files", "rules", "vault", "proposals")
         .whereLayer("cli")
@@ -391,6 +401,7 @@ class BordersTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
+            "notesmcp.markdown..",
             "notesmcp.policy..",
             "notesmcp.mcp..",
             "notesmcp.jsonrpc..",
@@ -408,7 +419,29 @@ class BordersTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
-            "notesmcp.policy..", "notesmcp.files..", "notesmcp.app..", "notesmcp.search..")
+            "notesmcp.policy..",
+            "notesmcp.files..",
+            "notesmcp.markdown..",
+            "notesmcp.app..",
+            "notesmcp.search..")
+        .check(program);
+  }
+
+  /** One note's structure knows neither the policy, the files, nor MCP (docs/knowledge.md). */
+  @Test
+  void theMarkdownLayerKnowsNeitherThePolicyNorMcp() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("notesmcp.markdown..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "notesmcp.policy..",
+            "notesmcp.files..",
+            "notesmcp.mcp..",
+            "notesmcp.jsonrpc..",
+            "notesmcp.app..",
+            "notesmcp.search..")
         .check(program);
   }
 

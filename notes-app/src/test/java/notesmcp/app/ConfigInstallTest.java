@@ -550,6 +550,18 @@ class ConfigInstallTest {
 
                 [mcp_servers.notes.tools.proposal_status]
                 approval_mode = "approve"
+
+                [mcp_servers.notes.tools.note_links]
+                approval_mode = "approve"
+
+                [mcp_servers.notes.tools.backlinks]
+                approval_mode = "approve"
+
+                [mcp_servers.notes.tools.list_tags]
+                approval_mode = "approve"
+
+                [mcp_servers.notes.tools.find_notes]
+                approval_mode = "approve"
                 """);
   }
 
@@ -633,7 +645,9 @@ class ConfigInstallTest {
             "{\"permissions\": {\n"
                 + "  \"ask\": [\"mcp__notes__propose_note\", \"mcp__notes__propose_edit\"],"
                 + " \"allow\": [\"mcp__notes__list_notes\", \"mcp__notes__search_notes\","
-                + " \"mcp__notes__proposal_status\", \"Bash(ls)\", \"mcp__notes__read_note\"]}}");
+                + " \"mcp__notes__proposal_status\", \"mcp__notes__note_links\","
+                + " \"mcp__notes__backlinks\", \"mcp__notes__list_tags\","
+                + " \"mcp__notes__find_notes\", \"Bash(ls)\", \"mcp__notes__read_note\"]}}");
     assertThat(JsonSplice.parse(Files.readString(state), JsonSplice.Flavor.STRICT).toString())
         .isEqualTo(
             "{\"numStartups\":3,\"mcpServers\":{\"notes\":{\"type\":\"stdio\",\"command\":"
@@ -642,7 +656,9 @@ class ConfigInstallTest {
     assertThat(err())
         .contains(
             "mcp__notes__list_notes, mcp__notes__read_note, mcp__notes__search_notes,"
-                + " mcp__notes__proposal_status allowed without asking (permissions.allow)");
+                + " mcp__notes__proposal_status, mcp__notes__note_links, mcp__notes__backlinks,"
+                + " mcp__notes__list_tags, mcp__notes__find_notes allowed without asking"
+                + " (permissions.allow)");
   }
 
   @Test
@@ -679,7 +695,9 @@ class ConfigInstallTest {
                 .toString())
         .isEqualTo(
             "{\"rule\":[{\"mcpName\":\"notes\",\"toolName\":[\"mcp_notes_list_notes\","
-                + "\"mcp_notes_read_note\",\"mcp_notes_search_notes\",\"mcp_notes_proposal_status\"],"
+                + "\"mcp_notes_read_note\",\"mcp_notes_search_notes\",\"mcp_notes_proposal_status\","
+                + "\"mcp_notes_note_links\",\"mcp_notes_backlinks\",\"mcp_notes_list_tags\","
+                + "\"mcp_notes_find_notes\"],"
                 + "\"decision\":\"allow\",\"priority\":500},{\"mcpName\":\"notes\",\"toolName\":"
                 + "[\"mcp_notes_propose_note\",\"mcp_notes_propose_edit\"],\"decision\":\"ask_user\","
                 + "\"priority\":500}]}");
@@ -697,7 +715,9 @@ class ConfigInstallTest {
                 + "[\"-serve\",\"-root\",\"/home/me/notes\"],\"trust\":false}},\"permissions\":{"
                 + "\"ask\":[\"mcp__notes__propose_note\",\"mcp__notes__propose_edit\"],"
                 + "\"allow\":[\"mcp__notes__list_notes\",\"mcp__notes__read_note\","
-                + "\"mcp__notes__search_notes\",\"mcp__notes__proposal_status\"]}}");
+                + "\"mcp__notes__search_notes\",\"mcp__notes__proposal_status\","
+                + "\"mcp__notes__note_links\",\"mcp__notes__backlinks\",\"mcp__notes__list_tags\","
+                + "\"mcp__notes__find_notes\"]}}");
   }
 
   @Test

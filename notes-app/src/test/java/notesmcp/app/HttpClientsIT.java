@@ -90,7 +90,15 @@ class HttpClientsIT {
 
       assertThat(report.get("era").stringValue()).isEqualTo(sdk.equals("v2") ? "modern" : "legacy");
       assertThat(report.get("tools").findValuesAsString("name"))
-          .containsExactly("list_notes", "read_note", "propose_note", "search_notes");
+          .containsExactly(
+              "list_notes",
+              "read_note",
+              "propose_note",
+              "search_notes",
+              "note_links",
+              "backlinks",
+              "list_tags",
+              "find_notes");
       assertThat(report.at("/readNote/result/isError").booleanValue()).isFalse();
       assertThat(report.at("/readNote/result/content/0/text").stringValue()).contains("pipes");
       assertThat(report.at("/refusedRead/result/isError").booleanValue()).isTrue();
@@ -145,7 +153,15 @@ class HttpClientsIT {
         assertThat(init.serverInfo().name()).isEqualTo("notes-mcp");
         assertThat(client.listTools().tools())
             .extracting(McpSchema.Tool::name)
-            .containsExactly("list_notes", "read_note", "propose_note", "search_notes");
+            .containsExactly(
+                "list_notes",
+                "read_note",
+                "propose_note",
+                "search_notes",
+                "note_links",
+                "backlinks",
+                "list_tags",
+                "find_notes");
         McpSchema.CallToolResult read =
             client.callTool(
                 McpSchema.CallToolRequest.builder("read_note")

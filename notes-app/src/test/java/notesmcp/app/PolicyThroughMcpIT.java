@@ -64,7 +64,10 @@ class PolicyThroughMcpIT {
                 + ALLOWED.replace(", ", "\",\"")
                 + "\"],\"proposable\":[\"draft.txt\",\"notes.txt\"],"
                 + "\"maxCalls\":1000}");
-    direct = new NoteAccess(PolicyFile.load(policy), Workspace.at(root), Clock.systemUTC());
+    // As the server makes it with a policy file: read_note takes outline and section too.
+    direct =
+        new NoteAccess(PolicyFile.load(policy), Workspace.at(root), Clock.systemUTC())
+            .withStructure();
     server = WireServer.start(root, "-policy", policy.toString());
   }
 
@@ -110,7 +113,8 @@ class PolicyThroughMcpIT {
             "read_note",
             "{\"path\":\"notes.txt\",\"approved\":true}",
             true,
-            "unknown argument \"approved\": read_note accepts only \"path\""),
+            "unknown argument \"approved\": read_note accepts only \"outline\", \"path\","
+                + " \"section\""),
         row(
             "propose_note",
             "{\"path\":\"draft.txt\",\"content\":\"x\",\"approved\":true}",

@@ -86,7 +86,8 @@ class ResourcesIT {
               "note:///notes.txt");
       JsonNode kite = list.at("/result/resources/2");
       assertThat(kite.get("name").stringValue()).isEqualTo("Projects/Paper Kite.md");
-      assertThat(kite.get("title").stringValue()).isEqualTo("Paper Kite.md");
+      assertThat(kite.get("title").stringValue()).isEqualTo("Paper Kite");
+      assertThat(list.at("/result/resources/5/title").stringValue()).isEqualTo("notes.txt");
       assertThat(kite.get("mimeType").stringValue()).isEqualTo("text/markdown");
       assertThat(list.at("/result/resources/5/mimeType").stringValue()).isEqualTo("text/plain");
       assertThat(list.at("/result/ttlMs").intValue()).isZero();
@@ -472,7 +473,15 @@ class ResourcesIT {
         }
       }
       assertThat(titles)
-          .containsExactly("List notes", "Read a note", "Propose a note", "Search notes");
+          .containsExactly(
+              "List notes",
+              "Read a note",
+              "Propose a note",
+              "Search notes",
+              "A note's links",
+              "Backlinks",
+              "List tags",
+              "Find notes");
       String instructions =
           server
               .modern("server/discover", "", "DiscoverResult")

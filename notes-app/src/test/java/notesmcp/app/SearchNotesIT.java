@@ -88,7 +88,8 @@ class SearchNotesIT {
   private static List<String> paths(JsonNode hits) {
     List<String> paths = new ArrayList<>();
     for (JsonNode hit : hits) {
-      assertThat(hit.propertyNames()).containsExactly("path", "score", "snippet");
+      assertThat(hit.propertyNames())
+          .containsExactly("path", "score", "snippet", "title", "aliases");
       assertThat(hit.get("score").isNumber()).isTrue();
       String snippet = hit.get("snippet").asString();
       assertThat(snippet.codePointCount(0, snippet.length())).isLessThanOrEqualTo(200);
@@ -112,7 +113,15 @@ class SearchNotesIT {
       for (JsonNode tool : tools) {
         names.add(tool.get("name").asString());
       }
-      assertThat(names).containsExactly("list_notes", "read_note", "search_notes");
+      assertThat(names)
+          .containsExactly(
+              "list_notes",
+              "read_note",
+              "search_notes",
+              "note_links",
+              "backlinks",
+              "list_tags",
+              "find_notes");
       JsonNode search = tools.get(2);
       assertThat(search.at("/annotations/readOnlyHint").asBoolean()).isTrue();
       assertThat(search.at("/annotations/openWorldHint").isBoolean()).isTrue();
@@ -124,7 +133,7 @@ class SearchNotesIT {
     writePolicy(false);
     try (WireServer server = server()) {
       JsonNode tools = server.modern("tools/list", "", "ListToolsResult").at("/result/tools");
-      assertThat(tools.size()).isEqualTo(2);
+      assertThat(tools.size()).isEqualTo(6);
       JsonNode reply = server.call("search_notes", "{\"query\":\"zorblax\"}");
       assertThat(reply.at("/error/code").asInt()).isEqualTo(-32602);
     }
@@ -364,7 +373,7 @@ class SearchNotesIT {
       assertThat(refusal(server, "{\"query\":\"kites\",\"approved\":true}"))
           .isEqualTo(
               "unknown argument \"approved\": search_notes accepts only \"folder\", \"limit\","
-                  + " \"query\"");
+                  + " \"property\", \"query\", \"tag\"");
       assertThat(refusal(server, "{}")).isEqualTo("missing required argument \"query\"");
     }
   }
@@ -640,5 +649,53 @@ class SearchNotesIT {
       }
     }
     return false;
+  }
+
+  /**
+   * docs/knowledge.md, "search_notes": a hit carries the note's title and aliases, its snippet
+   * skips the front matter, and tag and property keep only the hits that have them, among the
+   * query's best; each filter as find_notes takes it, over the readable notes only.
+   */
+  @Test
+  void hitsCarryTitlesAndAliasesSkipFrontMatterAndAreFilteredByTagsAndProperties()
+      throws Exception {
+    write(
+        "note-04.md",
+        "---\naliases: [Kite plan, \"Zorblax list\"]\ntags: [project]\nstatus: open\n---\n"
+            + "The zorblax kite plan.\n");
+    write("note-05.md", "---\ntags: [zorblax]\nstatus: done\n---\nNothing in the body. #project\n");
+    write("note-06.md", "A zorblax note with #project/kite inline.\n");
+    try (WireServer server = server()) {
+      Map<String, JsonNode> byPath = new java.util.TreeMap<>();
+      for (JsonNode hit : hits(server, "{\"query\":\"zorblax\",\"limit\":50}")) {
+        byPath.put(hit.get("path").asString(), hit);
+      }
+      assertThat(byPath).containsKeys("note-04.md", "note-05.md", "note-06.md");
+      assertThat(byPath.get("note-04.md").get("title").asString()).isEqualTo("note-04");
+      assertThat(byPath.get("note-04.md").get("aliases").toString())
+          .isEqualTo("[\"Kite plan\",\"Zorblax list\"]");
+      assertThat(byPath.get("note-04.md").get("snippet").asString())
+          .isEqualTo("The zorblax kite plan.");
+      // Found only in the front matter: a hit, whose snippet is the body's beginning.
+      assertThat(byPath.get("note-05.md").get("snippet").asString())
+          .isEqualTo("Nothing in the body. #project");
+      assertThat(byPath.get("note-06.md").get("aliases").toString()).isEqualTo("[]");
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\",\"tag\":\"#project\"}")))
+          .containsExactlyInAnyOrder("note-04.md", "note-05.md", "note-06.md");
+      assertThat(
+              paths(
+                  hits(
+                      server,
+                      "{\"query\":\"zorblax\",\"tag\":\"project\","
+                          + "\"property\":{\"name\":\"status\",\"equals\":\"open\"}}")))
+          .containsExactly("note-04.md");
+      assertThat(paths(hits(server, "{\"query\":\"zorblax\",\"limit\":1,\"tag\":\"project\"}")))
+          .hasSize(1);
+      // A note outside the policy is no hit, filtered or not.
+      write("secret.md", "---\ntags: [project]\n---\nzorblax secret\n");
+      assertThat(paths(hits(server, "{\"query\":\"secret\",\"tag\":\"project\"}"))).isEmpty();
+      assertThat(refusal(server, "{\"query\":\"zorblax\",\"property\":{\"equals\":\"x\"}}"))
+          .isEqualTo("argument \"property\" is missing its key \"name\"");
+    }
   }
 }

@@ -336,6 +336,29 @@ final class Body {
     return -1;
   }
 
+  /**
+   * What an ASCII byte is to {@link #inline}: text, a space, emphasis, or what {@link #special}
+   * reads.
+   */
+  private static final byte TEXT = 0;
+
+  private static final byte SPACE = 1;
+  private static final byte EMPHASIS = 2;
+  private static final byte SPECIAL = 3;
+  private static final byte[] ASCII = new byte[128];
+
+  static {
+    for (char c : new char[] {' ', '\t', 0x0b, '\f'}) {
+      ASCII[c] = SPACE;
+    }
+    for (char c : new char[] {'*', '_', '~', '='}) {
+      ASCII[c] = EMPHASIS;
+    }
+    for (char c : new char[] {'\\', '`', '<', '%', '!', '[', '#', '^'}) {
+      ASCII[c] = SPECIAL;
+    }
+  }
+
   private void inline(int from, int end, int line, boolean atStart) {
     boolean eligible = atStart;
     int i = from;
@@ -346,21 +369,27 @@ final class Body {
       }
       byte c = b[i];
       if (c >= 0) {
-        int next = special(c, i, end, line, eligible);
-        if (next >= 0) {
-          if (next == Integer.MAX_VALUE) {
-            return;
-          }
-          i = next;
+        byte kind = ASCII[c];
+        if (kind == TEXT) {
+          // A run of plain text (most of a note): nothing in it starts a construct.
+          do {
+            i++;
+          } while (i < end && b[i] >= 0 && ASCII[b[i]] == TEXT);
           eligible = false;
           continue;
         }
-        eligible =
-            c == ' '
-                || c == '\t'
-                || c == 0x0b
-                || c == '\f'
-                || (eligible && (c == '*' || c == '_' || c == '~' || c == '='));
+        if (kind == SPECIAL) {
+          int next = special(c, i, end, line, eligible);
+          if (next >= 0) {
+            if (next == Integer.MAX_VALUE) {
+              return;
+            }
+            i = next;
+            eligible = false;
+            continue;
+          }
+        }
+        eligible = kind == SPACE || (eligible && kind == EMPHASIS);
         i++;
       } else {
         int cp = Utf8.codePoint(b, i, end);

@@ -18,12 +18,13 @@ final class Collector {
   private final Map<String, int[]> tagIndex = new LinkedHashMap<>();
   private final Map<String, String> tagNames = new LinkedHashMap<>();
 
-  private final int[] level = new int[Structure.MAX_HEADINGS];
-  private final int[] offset = new int[Structure.MAX_HEADINGS];
-  private final int[] line = new int[Structure.MAX_HEADINGS];
-  private final int[] textStart = new int[Structure.MAX_HEADINGS];
-  private final int[] textEnd = new int[Structure.MAX_HEADINGS];
-  private final int[] size = new int[Structure.MAX_HEADINGS];
+  /**
+   * The headings found, {@link #FIELDS} numbers each (level, offset, line, text start, text end,
+   * section size), grown as headings come: most notes have a few, and a note is read often.
+   */
+  private int[] headings = new int[FIELDS * 16];
+
+  private static final int FIELDS = 6;
   private int headingCount;
 
   /** The open sections, by level: the index of each heading whose section has not ended, or -1. */
@@ -86,18 +87,22 @@ final class Collector {
       return;
     }
     int k = headingCount++;
-    level[k] = headingLevel;
-    offset[k] = at;
-    line[k] = atLine;
-    textStart[k] = from;
-    textEnd[k] = to;
+    if (FIELDS * headingCount > headings.length) {
+      headings = java.util.Arrays.copyOf(headings, headings.length * 2);
+    }
+    int h = FIELDS * k;
+    headings[h] = headingLevel;
+    headings[h + 1] = at;
+    headings[h + 2] = atLine;
+    headings[h + 3] = from;
+    headings[h + 4] = to;
     openAt[headingLevel] = k;
   }
 
   private void close(int headingLevel, int at) {
     int k = openAt[headingLevel];
     if (k >= 0) {
-      size[k] = at - offset[k];
+      headings[FIELDS * k + 5] = at - headings[FIELDS * k + 1];
     }
     openAt[headingLevel] = -2;
   }
@@ -148,13 +153,14 @@ final class Collector {
     int lastOffset = 0;
     int lastLine = 1;
     for (int k = 0; k < headingCount; k++) {
-      out.number(level[k]);
-      out.number(offset[k] - lastOffset);
-      out.number(line[k] - lastLine);
-      out.number(size[k]);
-      out.run(note, textStart[k], textEnd[k] - textStart[k]);
-      lastOffset = offset[k];
-      lastLine = line[k];
+      int h = FIELDS * k;
+      out.number(headings[h]);
+      out.number(headings[h + 1] - lastOffset);
+      out.number(headings[h + 2] - lastLine);
+      out.number(headings[h + 5]);
+      out.run(note, headings[h + 3], headings[h + 4] - headings[h + 3]);
+      lastOffset = headings[h + 1];
+      lastLine = headings[h + 2];
     }
     starts[3] = out.size();
     out.number(blockIds.size());

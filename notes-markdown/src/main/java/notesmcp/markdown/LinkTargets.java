@@ -1,9 +1,11 @@
 package notesmcp.markdown;
 
 import java.text.Normalizer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -134,6 +136,42 @@ public final class LinkTargets {
       found = resolveName(path + ".md", from);
     }
     return found;
+  }
+
+  /**
+   * The lower-cased file names of the notes the link path {@code linkPath} written in {@code from}
+   * may resolve to, whatever notes the set holds: {@link #resolve} returns either null or a note
+   * whose file name, lower-cased, is one of these (one or two: the path as written, and with {@code
+   * .md} appended). For an index of links by the file name they may name, so that the links that
+   * may resolve to a note are found among the few that name its file name.
+   */
+  public static List<String> fileNames(String linkPath, String from) {
+    List<String> names = new ArrayList<>(2);
+    if (linkPath.isEmpty()) {
+      names.add(key(from));
+      return names;
+    }
+    String path = Normalizer.normalize(linkPath, Normalizer.Form.NFC);
+    addFileName(names, path, from);
+    if (!path.toLowerCase(Locale.ROOT).endsWith(".md")) {
+      addFileName(names, path + ".md", from);
+    }
+    return names;
+  }
+
+  private static void addFileName(List<String> names, String path, String from) {
+    String named = path;
+    if (path.startsWith("./") || path.startsWith("../")) {
+      named =
+          relative(from.lastIndexOf('/') < 0 ? "" : from.substring(0, from.lastIndexOf('/')), path);
+      if (named == null) {
+        return;
+      }
+    }
+    String name = key(named);
+    if (!names.contains(name)) {
+      names.add(name);
+    }
   }
 
   private String resolveName(String path, String from) {

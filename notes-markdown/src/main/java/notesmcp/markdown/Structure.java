@@ -157,6 +157,11 @@ public final class Structure {
    * first {@code # Heading} or a {@code title} property changes nothing.
    */
   public String title() {
+    return titleOf(path);
+  }
+
+  /** The title of the note at {@code path}: its file name without {@code .md} ({@link #title}). */
+  public static String titleOf(String path) {
     String name = path.substring(path.lastIndexOf('/') + 1);
     return name.length() > 3 && name.regionMatches(true, name.length() - 3, ".md", 0, 3)
         ? name.substring(0, name.length() - 3)
@@ -187,6 +192,15 @@ public final class Structure {
     return Properties.decode(new Packed.Reader(data, propertiesAt));
   }
 
+  /**
+   * The values of the properties whose names lower-case ({@code Locale.ROOT}) to {@code lowerName},
+   * in the order written; empty unless the properties are readable. The same values {@link
+   * #properties}{@code .map()} holds for those names, without decoding the others.
+   */
+  public List<Value> propertyValues(String lowerName) {
+    return Properties.decodeNamed(new Packed.Reader(data, propertiesAt), lowerName);
+  }
+
   /** The aliases the front matter gives ({@link Properties#aliases}). */
   public List<String> aliases() {
     return properties().aliases();
@@ -209,6 +223,34 @@ public final class Structure {
           wikilink
               ? Link.wikilink(data, start, start + length, line, offset)
               : Link.markdown(data, start, start + length, line, offset));
+    }
+    return Collections.unmodifiableList(links);
+  }
+
+  /**
+   * The links at {@code indexes} (ascending positions in {@link #links()}), in that order: only
+   * those are decoded, the others skipped over. For a caller that knows which few links it wants.
+   */
+  public List<Link> links(int[] indexes) {
+    Packed.Reader in = new Packed.Reader(data, 0);
+    int count = in.integer();
+    List<Link> links = new ArrayList<>(indexes.length);
+    int offset = 0;
+    int line = 1;
+    int next = 0;
+    for (int k = 0; k < count && next < indexes.length; k++) {
+      offset += in.integer();
+      line += in.integer();
+      int length = in.integer();
+      int start = in.skip(length);
+      if (k == indexes[next]) {
+        next++;
+        boolean wikilink = data[start + (data[start] == '!' ? 1 : 0) + 1] == '[';
+        links.add(
+            wikilink
+                ? Link.wikilink(data, start, start + length, line, offset)
+                : Link.markdown(data, start, start + length, line, offset));
+      }
     }
     return Collections.unmodifiableList(links);
   }

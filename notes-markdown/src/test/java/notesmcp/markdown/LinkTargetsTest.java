@@ -196,4 +196,16 @@ class LinkTargetsTest {
     assertThat(vault.resolve("README", "x.md")).isEqualTo("f1/README.md");
     assertThat(vault.resolve("README", "f500/x.md")).isEqualTo("f1/README.md");
   }
+
+  @Test
+  void aLinkNamesTheFileNamesItMayResolveTo() {
+    assertThat(LinkTargets.fileNames("Paper Kite", "a/x.md"))
+        .containsExactly("paper kite", "paper kite.md");
+    assertThat(LinkTargets.fileNames("Sub/Note.MD", "a/x.md")).containsExactly("note.md");
+    assertThat(LinkTargets.fileNames("../y", "a/x.md")).containsExactly("y", "y.md");
+    assertThat(LinkTargets.fileNames("../../y", "a/x.md")).isEmpty();
+    assertThat(LinkTargets.fileNames("", "a/X.md")).containsExactly("x.md");
+    assertThat(LinkTargets.fileNames("Cafe\u0301", "x.md"))
+        .containsExactly("caf\u00e9", "caf\u00e9.md");
+  }
 }

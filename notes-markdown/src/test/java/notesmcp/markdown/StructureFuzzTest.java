@@ -78,6 +78,15 @@ class StructureFuzzTest {
     int n = note.length;
     int body = structure.bodyOffset();
     assertThat(body).isBetween(0, n);
+    // Every other link, decoded alone, is the link links() decodes at that position.
+    List<Link> all = structure.links();
+    int[] every = new int[(all.size() + 1) / 2];
+    List<Link> expected = new ArrayList<>();
+    for (int k = 0; k < every.length; k++) {
+      every[k] = 2 * k;
+      expected.add(all.get(2 * k));
+    }
+    assertThat(structure.links(every)).isEqualTo(expected);
     assertThat(work[0]).isLessThanOrEqualTo(work[1] + n + Link.MAX_BYTES);
     assertThat(structure.retainedBytes()).isLessThan(3L * n + 600_000);
 
@@ -194,9 +203,16 @@ class StructureFuzzTest {
                   : "")
               + path(data);
       String from = path(data);
-      assertThat(index.resolve(link, from))
+      String resolved = index.resolve(link, from);
+      assertThat(resolved)
           .as("%s from %s in %s", link, from, notes)
           .isEqualTo(reference(notes, link, from));
+      if (resolved != null) {
+        String name = resolved.substring(resolved.lastIndexOf('/') + 1);
+        assertThat(LinkTargets.fileNames(link, from))
+            .as("the file names %s from %s may name", link, from)
+            .contains(lower(name));
+      }
     }
   }
 

@@ -118,9 +118,10 @@ final class SearchQuery {
 
   /**
    * Whether {@code text} and {@code name} together satisfy every clause (the check made on the text
-   * as read again for the answer), and where the first clause found in the text begins; {@code
-   * null} when they do not. A clause found only in the name gives no match in the text: then the
-   * match is {@code (0, 0)} unless another clause is found in the text. Streams the text once,
+   * as read again for the answer), and where the first clause found in the text's body (after its
+   * front matter: {@link Snippets#bodyStart}) begins; {@code null} when they do not. A clause found
+   * only in the name, or only in the front matter, gives no match in the body: then the match is
+   * the body's start, twice, unless another clause is found in the body. Streams the text once,
    * keeping the last {@link #MAX_WORDS} words: bounded memory whatever the note.
    */
   Match matchIn(String text, String name) {
@@ -136,6 +137,8 @@ final class SearchQuery {
         missing++;
       }
     }
+    int body = Snippets.bodyStart(text);
+    boolean[] inBody = new boolean[clauses.size()];
     int firstStart = -1;
     int firstEnd = -1;
     ArrayDeque<String> recent = new ArrayDeque<>();
@@ -152,24 +155,29 @@ final class SearchQuery {
           starts.removeFirst();
         }
         for (int c = 0; c < clauses.size(); c++) {
-          if (found[c]) {
+          if (inBody[c]) {
             continue;
           }
           List<String> clause = clauses.get(c);
           if (endsWith(recent, clause)) {
-            found[c] = true;
             int start = startOf(starts, clause.size());
-            if (firstStart < 0 || start < firstStart) {
-              firstStart = start;
-              firstEnd = offset.endOffset();
+            if (start >= body) {
+              inBody[c] = true;
+              if (firstStart < 0 || start < firstStart) {
+                firstStart = start;
+                firstEnd = offset.endOffset();
+              }
             }
-            if (!inName[c]) {
-              missing--;
+            if (!found[c]) {
+              found[c] = true;
+              if (!inName[c]) {
+                missing--;
+              }
             }
           }
         }
-        if (missing == 0) {
-          break; // every clause the name lacks is found: the first match is known
+        if (missing == 0 && firstStart >= 0) {
+          break; // every clause the name lacks is found, and the first match in the body
         }
       }
       stream.end();
@@ -179,7 +187,7 @@ final class SearchQuery {
     if (missing > 0) {
       return null;
     }
-    return firstStart < 0 ? new Match(0, 0) : new Match(firstStart, firstEnd);
+    return firstStart < 0 ? new Match(body, body) : new Match(firstStart, firstEnd);
   }
 
   private static boolean endsWith(ArrayDeque<String> recent, List<String> clause) {

@@ -54,4 +54,22 @@ class SnippetsTest {
     assertThat(SearchQuery.parse("\"paper kite\"").matchIn("a paper, kite!", "x"))
         .isEqualTo(new SearchQuery.Match(2, 13));
   }
+
+  @Test
+  void theFrontMatterIsNeverInASnippet() throws Exception {
+    String note = "---\nstatus: open\ntags: [kite]\n---\n\nThe kite flew. Nothing else.\n";
+    assertThat(around(note, "kite")).isEqualTo("The kite flew. Nothing else.");
+    // Found only in the front matter: still a hit, and the snippet is the body's beginning.
+    assertThat(SearchQuery.parse("open").matchIn(note, "x")).isNotNull();
+    assertThat(around(note, "open")).isEqualTo("The kite flew. Nothing else.");
+    // A match far into the body: cut marks, never the front matter.
+    String far = "---\na: b\n---\n" + "word ".repeat(100) + "kite";
+    assertThat(around(far, "kite")).startsWith("\u2026").doesNotContain("a: b");
+    // Not front matter: no closing line, or more than dashes on the first.
+    assertThat(Snippets.bodyStart("---\nno end\n")).isZero();
+    assertThat(Snippets.bodyStart("--- x\na\n---\n")).isZero();
+    assertThat(Snippets.bodyStart("---  \r\na\r\n---\r\nbody")).isEqualTo(15);
+    assertThat(Snippets.bodyStart("\ufeff---\n---\nbody")).isEqualTo(9);
+    assertThat(around("---\n---\n", "name")).isEmpty();
+  }
 }

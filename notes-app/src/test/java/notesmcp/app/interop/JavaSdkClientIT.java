@@ -307,7 +307,15 @@ class JavaSdkClientIT {
       search.initialize();
       assertThat(search.listTools().tools())
           .extracting(Tool::name)
-          .containsExactly("list_notes", "read_note", "propose_note", "search_notes");
+          .containsExactly(
+              "list_notes",
+              "read_note",
+              "propose_note",
+              "search_notes",
+              "note_links",
+              "backlinks",
+              "list_tags",
+              "find_notes");
 
       CallToolResult found =
           search.callTool(call("search_notes", Map.of("query", Interop.SEARCH_WORD)));

@@ -22,9 +22,10 @@ import tools.jackson.core.json.JsonFactory;
  *
  * <p>The decoder sees the text itself, so a duplicate key is caught before any tree could merge it
  * ({@code docs/behaviour.md}, "Refusals": duplicate keys are found in the raw JSON, before any
- * decoding could merge them). Only the top-level members matter: every argument of every tool is a
- * string or an integer, so any nested value is refused by its type, whatever it holds. Immutable
- * once decoded.
+ * decoding could merge them). The top-level members matter, and the members of an object one level
+ * down ({@code find_notes}' {@code property}); every argument is a string, an integer, a boolean or
+ * such an object of them, so anything nested deeper is refused by its type, whatever it holds.
+ * Immutable once decoded.
  */
 final class Arguments {
   private static final JsonFactory JSON =
@@ -39,15 +40,27 @@ final class Arguments {
 
   private final Map<String, Value> members;
 
-  private Arguments(Map<String, Value> members) {
+  /** The argument this object is the value of, or null for the arguments themselves. */
+  private final String owner;
+
+  /**
+   * An object's first key given twice, or null: refused when the object is asked for ({@link
+   * #optionalObject}), so that an object where a string belongs is refused by its type as before.
+   */
+  private final String duplicate;
+
+  private Arguments(Map<String, Value> members, String owner, String duplicate) {
     this.members = members;
+    this.owner = owner;
+    this.duplicate = duplicate;
   }
 
   /**
-   * One top-level member: its JSON type (a JSON type's name: an integer is a {@code number}), and
-   * its text when it is a string or a number without fraction or exponent.
+   * One member: its JSON type (a JSON type's name: an integer is a {@code number}), its text when
+   * it is a string, a number without fraction or exponent, or a boolean, and its members when it is
+   * an object directly inside the arguments.
    */
-  record Value(String type, String text) {}
+  record Value(String type, String text, Arguments object) {}
 
   /** Thrown with the refusal text when the raw arguments are not acceptable. */
   static final class Rejected extends Exception {
@@ -64,7 +77,7 @@ final class Arguments {
    */
   static Arguments decode(String raw) throws Rejected {
     if (raw == null) {
-      return new Arguments(Map.of());
+      return new Arguments(Map.of(), null, null);
     }
     int bytes = Utf8.length(raw);
     if (bytes > Policy.MAX_ARGUMENT_BYTES) {
@@ -79,35 +92,69 @@ final class Arguments {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw new Rejected("arguments must be a JSON object");
       }
-      Map<String, Value> members = new LinkedHashMap<>();
-      String name;
-      while ((name = parser.nextName()) != null) {
-        if (members.containsKey(name)) {
-          throw new Rejected("duplicate argument " + Quote.of(name) + ": each key may appear once");
-        }
-        JsonToken token = parser.nextToken();
-        members.put(
-            name,
-            new Value(
-                JsonInput.typeOf(token),
-                token == JsonToken.VALUE_STRING || token == JsonToken.VALUE_NUMBER_INT
-                    ? parser.getString()
-                    : null));
-        parser.skipChildren();
-      }
+      Arguments arguments = members(parser, null);
       if (parser.nextToken() != null) {
         throw new Rejected("arguments must be a single JSON object");
       }
-      return new Arguments(members);
+      return arguments;
     } catch (JacksonException e) {
       throw new Rejected("arguments are not valid JSON: " + JsonInput.describe(e));
     }
+  }
+
+  /**
+   * The members of the object whose {@code {}} the parser has just read, up to its {@code }}: of
+   * the arguments ({@code owner} null), or of the argument {@code owner}, whose objects are not
+   * read.
+   */
+  private static Arguments members(JsonParser parser, String owner) throws Rejected {
+    Map<String, Value> members = new LinkedHashMap<>();
+    String duplicate = null;
+    String name;
+    while ((name = parser.nextName()) != null) {
+      if (members.containsKey(name)) {
+        if (owner == null) {
+          throw new Rejected("duplicate argument " + Quote.of(name) + ": each key may appear once");
+        }
+        if (duplicate == null) {
+          duplicate = name;
+        }
+      }
+      JsonToken token = parser.nextToken();
+      Arguments object = null;
+      if (token == JsonToken.START_OBJECT && owner == null) {
+        object = members(parser, name);
+      } else {
+        parser.skipChildren();
+      }
+      members.put(
+          name,
+          new Value(
+              JsonInput.typeOf(token),
+              token == JsonToken.VALUE_STRING
+                      || token == JsonToken.VALUE_NUMBER_INT
+                      || token == JsonToken.VALUE_TRUE
+                      || token == JsonToken.VALUE_FALSE
+                  ? parser.getString()
+                  : null,
+              object));
+    }
+    return new Arguments(members, owner, duplicate);
   }
 
   /** Refuses the first member whose name is not among {@code allowed}. */
   Arguments allowOnly(String tool, Set<String> allowed) throws Rejected {
     for (String name : members.keySet()) {
       if (!allowed.contains(name)) {
+        if (owner != null) {
+          throw new Rejected(
+              "unknown key "
+                  + Quote.of(name)
+                  + " in argument "
+                  + Quote.of(owner)
+                  + ": it accepts only "
+                  + String.join(", ", quoted(allowed)));
+        }
         String accepted =
             allowed.isEmpty()
                 ? tool + " takes no arguments"
@@ -116,6 +163,50 @@ final class Arguments {
       }
     }
     return this;
+  }
+
+  /** Whether the member {@code name} was given. */
+  boolean has(String name) {
+    return members.containsKey(name);
+  }
+
+  /** How a refusal names the member {@code name}: "argument "x"", or "key "x" of argument "y"". */
+  private String named(String name) {
+    return owner == null
+        ? "argument " + Quote.of(name)
+        : "key " + Quote.of(name) + " of argument " + Quote.of(owner);
+  }
+
+  /** The boolean member {@code name}, or null when it is absent. */
+  Boolean optionalBoolean(String name) throws Rejected {
+    Value value = members.get(name);
+    if (value == null) {
+      return null;
+    }
+    if (!value.type().equals("boolean")) {
+      throw new Rejected(named(name) + " must be true or false, not " + value.type());
+    }
+    return Boolean.valueOf(value.text());
+  }
+
+  /** The object member {@code name} (its members), or null when it is absent. */
+  Arguments optionalObject(String name) throws Rejected {
+    Value value = members.get(name);
+    if (value == null) {
+      return null;
+    }
+    if (value.object() == null) {
+      throw new Rejected(named(name) + " must be an object, not " + value.type());
+    }
+    if (value.object().duplicate != null) {
+      throw new Rejected(
+          "duplicate key "
+              + Quote.of(value.object().duplicate)
+              + " in argument "
+              + Quote.of(name)
+              + ": each key may appear once");
+    }
+    return value.object();
   }
 
   private static List<String> quoted(Set<String> names) {
@@ -130,7 +221,10 @@ final class Arguments {
   String string(String name) throws Rejected {
     String text = optionalString(name);
     if (text == null) {
-      throw new Rejected("missing required argument " + Quote.of(name));
+      throw new Rejected(
+          owner == null
+              ? "missing required argument " + Quote.of(name)
+              : "argument " + Quote.of(owner) + " is missing its key " + Quote.of(name));
     }
     return text;
   }
@@ -142,7 +236,7 @@ final class Arguments {
       return null;
     }
     if (!value.type().equals("string")) {
-      throw new Rejected("argument " + Quote.of(name) + " must be a string, not " + value.type());
+      throw new Rejected(named(name) + " must be a string, not " + value.type());
     }
     return value.text();
   }

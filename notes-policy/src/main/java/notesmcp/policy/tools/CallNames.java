@@ -16,13 +16,16 @@ final class CallNames implements AuditLog.Named {
 
   /** The arguments a call line names, per tool. */
   static final Map<String, List<String>> NAMED =
-      Map.of(
-          NoteAccess.READ_NOTE, List.of("path"),
-          NoteAccess.PROPOSE_NOTE, List.of("path"),
-          NoteAccess.PROPOSE_EDIT, List.of("path"),
-          NoteAccess.LIST_NOTES, List.of("folder"),
-          NoteAccess.SEARCH_NOTES, List.of("query", "folder"),
-          NoteAccess.PROPOSAL_STATUS, List.of("proposal_id"));
+      Map.ofEntries(
+          Map.entry(NoteAccess.READ_NOTE, List.of("path", "section")),
+          Map.entry(NoteAccess.PROPOSE_NOTE, List.of("path")),
+          Map.entry(NoteAccess.PROPOSE_EDIT, List.of("path")),
+          Map.entry(NoteAccess.LIST_NOTES, List.of("folder")),
+          Map.entry(NoteAccess.SEARCH_NOTES, List.of("query", "folder", "tag")),
+          Map.entry(NoteAccess.PROPOSAL_STATUS, List.of("proposal_id")),
+          Map.entry(NoteAccess.NOTE_LINKS, List.of("path")),
+          Map.entry(NoteAccess.BACKLINKS, List.of("path")),
+          Map.entry(NoteAccess.FIND_NOTES, List.of("tag", "folder")));
 
   /** A named argument longer than this many code points is cut, saying how many more it had. */
   static final int NAMED_CHARACTERS = 256;

@@ -100,6 +100,31 @@ final class JsonText {
     return new Outcome.Answer(out, at);
   }
 
+  /**
+   * One section's answer (docs/knowledge.md, "Sections"): {@code {"path","section","content"}} from
+   * the section's bytes {@code [from, to)}, or one page of it, {@code
+   * ...,"offset","totalBytes","nextOffset"} within the section, as {@link #note} writes a page;
+   * {@code "sha256"} of the whole note last when it is not null.
+   */
+  static Outcome.Answer section(
+      String path,
+      String heading,
+      byte[] bytes,
+      int from,
+      int to,
+      int total,
+      int next,
+      String sha256) {
+    Outcome.Answer note = note(path, bytes, from, to, total, next, sha256);
+    // {"path":"...","content":... with the section put between them.
+    String text = note.text();
+    int comma = text.indexOf(",\"content\":");
+    StringBuilder out = new StringBuilder(text.length() + heading.length() + 16);
+    out.append(text, 0, comma).append(",\"section\":");
+    string(out, heading);
+    return new Outcome.Answer(out.append(text, comma, text.length()).toString());
+  }
+
   private static int ascii(byte[] out, int at, String text) {
     for (int i = 0; i < text.length(); i++) {
       out[at++] = (byte) text.charAt(i);
@@ -119,7 +144,8 @@ final class JsonText {
     return length + length / 8;
   }
 
-  private static StringBuilder string(StringBuilder out, String value) {
+  /** {@code value} as a JSON string, appended to {@code out}. */
+  static StringBuilder string(StringBuilder out, String value) {
     out.append('"');
     ESCAPE.quoteAsString(value, out);
     return out.append('"');

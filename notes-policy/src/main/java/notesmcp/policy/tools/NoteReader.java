@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import notesmcp.markdown.Heading;
+import notesmcp.markdown.Structure;
 import notesmcp.policy.proposals.Proposal;
 import notesmcp.policy.rules.NoteName;
 import notesmcp.policy.rules.Policy;
@@ -15,18 +17,33 @@ import notesmcp.text.Utf8;
 /**
  * {@code list_notes}, {@code read_note} and a resource's read: a client's path looked up in the
  * policy's or the catalog's names (never a file path), the careful read, and the page a long note
- * is served in. Holds no state of its own; any thread.
+ * is served in; with the structure's tools, a note's outline or one section (docs/knowledge.md).
+ * Holds no state of its own; any thread.
  */
 final class NoteReader {
   private final Policy policy;
   private final Workspace workspace;
   private final Catalog catalog;
 
+  /** Whether {@code read_note} takes {@code outline} and {@code section} (docs/knowledge.md). */
+  private final boolean structure;
+
   NoteReader(Policy policy, Workspace workspace, Catalog catalog) {
+    this(policy, workspace, catalog, false);
+  }
+
+  NoteReader(Policy policy, Workspace workspace, Catalog catalog, boolean structure) {
     this.policy = policy;
     this.workspace = workspace;
     this.catalog = catalog;
+    this.structure = structure;
   }
+
+  /** Headings an outline gives a page at most. */
+  static final int OUTLINE_PAGE = 256;
+
+  /** A heading longer than this many code points is cut in an outline. */
+  static final int OUTLINE_HEADING_CHARACTERS = 200;
 
   Outcome list(Arguments arguments) throws Arguments.Rejected {
     String folder = null;
@@ -49,9 +66,33 @@ final class NoteReader {
 
   Outcome read(Arguments arguments) throws Arguments.Rejected {
     boolean pages = ToolSchemas.readsInPages(policy);
-    arguments.allowOnly(NoteAccess.READ_NOTE, pages ? Set.of("path", "offset") : Set.of("path"));
+    if (structure) {
+      arguments.allowOnly(
+          NoteAccess.READ_NOTE,
+          pages
+              ? Set.of("path", "offset", "outline", "section")
+              : Set.of("path", "outline", "section"));
+    } else {
+      arguments.allowOnly(NoteAccess.READ_NOTE, pages ? Set.of("path", "offset") : Set.of("path"));
+    }
     String path = arguments.string("path");
     Arguments.Count offset = pages ? arguments.optionalCount("offset") : null;
+    Boolean outline = structure ? arguments.optionalBoolean("outline") : null;
+    String section = structure ? arguments.optionalString("section") : null;
+    if (Boolean.TRUE.equals(outline) && section != null) {
+      return new Outcome.Refusal(
+          "give outline or section, not both: the outline lists the headings, section reads one");
+    }
+    if (section != null) {
+      int characters = section.codePointCount(0, section.length());
+      if (section.isBlank() || characters > ToolSchemas.MAX_SECTION_CHARACTERS) {
+        return new Outcome.Refusal(
+            "section must name a heading: 1 to "
+                + ToolSchemas.MAX_SECTION_CHARACTERS
+                + " characters, not "
+                + (section.isBlank() ? "blank" : characters));
+      }
+    }
     NoteName name = readable(path);
     Workspace.Raw raw = workspace.readBytes(name.value(), policy.maxNoteBytes());
     if (raw instanceof Workspace.Unreadable) {
@@ -63,7 +104,130 @@ final class NoteReader {
       return new Outcome.Refusal(name + " is not valid UTF-8 (byte " + malformed + ")");
     }
     String sha256 = policy.edits(name.value()) ? Proposal.sha256(bytes) : null;
+    if (Boolean.TRUE.equals(outline)) {
+      return outline(name, bytes, offset);
+    }
+    if (section != null) {
+      return section(name, bytes, section, offset, sha256);
+    }
     return page(name, bytes, offset, sha256);
+  }
+
+  /**
+   * The note's outline: its headings from byte {@code offset} (null: 0) on, at most {@link
+   * #OUTLINE_PAGE}, each with its level, line, offset and section size; {@code nextOffset} (the
+   * next heading's offset) when more remain.
+   */
+  private static Outcome outline(NoteName name, byte[] bytes, Arguments.Count offset) {
+    long from = offset == null ? 0 : offset.value();
+    if (from > 0 && from >= bytes.length) {
+      return pastTheEnd(offset, name, bytes.length);
+    }
+    Structure parsed = Structure.parse(bytes, name.value());
+    StringBuilder out = new StringBuilder(256).append("{\"path\":");
+    JsonText.string(out, name.value()).append(",\"outline\":[");
+    int shown = 0;
+    long next = -1;
+    for (Heading heading : parsed.headings()) {
+      if (heading.offset() < from) {
+        continue;
+      }
+      if (shown == OUTLINE_PAGE) {
+        next = heading.offset();
+        break;
+      }
+      out.append(shown++ == 0 ? "{\"heading\":" : ",{\"heading\":");
+      JsonText.string(out, cut(heading.text(), OUTLINE_HEADING_CHARACTERS));
+      out.append(",\"level\":")
+          .append(heading.level())
+          .append(",\"line\":")
+          .append(heading.line())
+          .append(",\"offset\":")
+          .append(heading.offset())
+          .append(",\"bytes\":")
+          .append(heading.bytes())
+          .append('}');
+    }
+    out.append("],\"totalBytes\":").append(bytes.length);
+    if (next >= 0) {
+      out.append(",\"nextOffset\":").append(next);
+    }
+    if (parsed.truncated(Structure.HEADINGS)) {
+      out.append(",\"truncated\":true");
+    }
+    return new Outcome.Answer(out.append('}').toString());
+  }
+
+  /** {@code text}, or its first {@code max - 1} code points and "…". */
+  static String cut(String text, int max) {
+    if (text.codePointCount(0, text.length()) <= max) {
+      return text;
+    }
+    return text.substring(0, text.offsetByCodePoints(0, max - 1)) + "\u2026";
+  }
+
+  /**
+   * One section of the note: the heading {@code wanted} names ({@link Heading#find}), from its line
+   * to the next heading of the same or a higher level; in pages as a note is, within the section.
+   */
+  private static Outcome section(
+      NoteName name, byte[] bytes, String wanted, Arguments.Count offset, String sha256) {
+    Heading heading = Structure.parse(bytes, name.value()).section(wanted);
+    if (heading == null) {
+      return new Outcome.Refusal(
+          name
+              + " has no heading "
+              + Quote.of(wanted)
+              + " (headings are matched exactly, case included; read_note with \"outline\":"
+              + " true lists them)");
+    }
+    byte[] section =
+        java.util.Arrays.copyOfRange(bytes, heading.offset(), heading.offset() + heading.bytes());
+    long from = offset == null ? 0 : offset.value();
+    int total = section.length;
+    if (from == 0 && total <= NoteAccess.PAGE_BYTES) {
+      return JsonText.section(name.value(), heading.text(), section, 0, total, -1, -1, sha256);
+    }
+    if (from > 0 && from >= total) {
+      return new Outcome.Refusal(
+          "offset "
+              + offset.digits()
+              + " is at or past the end of the section "
+              + Quote.of(heading.text())
+              + " of "
+              + name
+              + ", which is "
+              + total
+              + " bytes; pages start at 0 and at each nextOffset");
+    }
+    int start = (int) from;
+    if (isContinuation(section[start])) {
+      return new Outcome.Refusal(
+          "offset "
+              + offset.digits()
+              + " is not at a character boundary of the section "
+              + Quote.of(heading.text())
+              + " of "
+              + name
+              + "; pages start at 0 and at each nextOffset");
+    }
+    int end = Math.min(total, start + NoteAccess.PAGE_BYTES);
+    while (end < total && isContinuation(section[end])) {
+      end--;
+    }
+    return JsonText.section(
+        name.value(), heading.text(), section, start, end, total, end < total ? end : -1, sha256);
+  }
+
+  private static Outcome pastTheEnd(Arguments.Count offset, NoteName name, int total) {
+    return new Outcome.Refusal(
+        "offset "
+            + offset.digits()
+            + " is at or past the end of "
+            + name
+            + ", which is "
+            + total
+            + " bytes; pages start at 0 and at each nextOffset");
   }
 
   /**

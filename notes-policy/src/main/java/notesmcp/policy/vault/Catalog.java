@@ -198,6 +198,12 @@ public final class Catalog {
   private Thread watching;
   private final CursorMac mac = new CursorMac();
 
+  /**
+   * A policy that names its notes: what each note's name showed at the last look, by name; guarded
+   * by itself (the watcher's looks and {@link #catchUp}'s).
+   */
+  private final Map<String, OpenedFile.Identity> namedSeen = new HashMap<>();
+
   public Catalog(Policy policy, Workspace workspace, PrintStream log) {
     this(policy, workspace, log, MAX_NOTES, MAX_FOLDERS);
   }
@@ -372,9 +378,8 @@ public final class Catalog {
     synchronized (this) {
       if (watching == null) {
         // What is there now is looked at before this returns, so any change after it is told.
-        Map<String, OpenedFile.Identity> seen = new HashMap<>();
         if (policy.namesNotes()) {
-          lookAtNamed(seen, false);
+          lookAtNamed(false);
         } else {
           refresh();
         }
@@ -382,7 +387,7 @@ public final class Catalog {
             new Thread("notes-mcp catalog") {
               @Override
               public void run() {
-                watch(seen);
+                watch();
               }
             };
         watching.setDaemon(true);
@@ -436,6 +441,33 @@ public final class Catalog {
 
   // --- cursors: [1][kind][folder length: 2][folder][position length: 2][position][MAC: 16] ---
 
+  /**
+   * A cursor for another paged answer than a listing ({@code backlinks}, {@code find_notes}...):
+   * the same form and key as a listing's, so it holds only within this process, and only for the
+   * {@code kind} (an ASCII letter other than {@code p} and {@code i}, the listings') and the {@code
+   * scope} (what the answer was about: a note's path, the digest of a query) it was issued for; the
+   * scope and the position are each at most 1,024 bytes of UTF-8, as a path is. {@link
+   * #position(String, char, String, String)} reads it back.
+   */
+  public String cursor(char kind, String scope, String position) {
+    if (kind == 'p' || kind == 'i' || kind > 0x7f) {
+      throw new IllegalArgumentException("a listing's cursor kind");
+    }
+    return cursor(String.valueOf(kind), scope, position);
+  }
+
+  /**
+   * The position a cursor of {@link #cursor(char, String, String)} names, once it is known to be
+   * one this catalog issued for {@code kind} and {@code scope}.
+   *
+   * @param otherScope the end of the refusal when it was issued for another scope: "cursor was
+   *     issued for " + otherScope
+   * @throws Refused if it is not such a cursor, in the listing's words
+   */
+  public String position(String cursor, char kind, String scope, String otherScope) throws Refused {
+    return position(cursor, (byte) kind, scope, "cursor was issued for " + otherScope);
+  }
+
   private String cursor(String kind, String folder, String position) {
     byte[] folderBytes = (folder == null ? "" : folder).getBytes(StandardCharsets.UTF_8);
     byte[] positionBytes = position.getBytes(StandardCharsets.UTF_8);
@@ -452,6 +484,16 @@ public final class Catalog {
    * ("" for the whole workspace): an index for a named policy, a path otherwise.
    */
   private String position(String cursor, String folder) throws Refused {
+    return position(
+        cursor,
+        (byte) (policy.namesNotes() ? 'i' : 'p'),
+        folder,
+        "cursor was issued for another folder: pass the folder it came with, or start again"
+            + " without a cursor");
+  }
+
+  private String position(String cursor, byte expectedKind, String scope, String otherScope)
+      throws Refused {
     byte[] bytes;
     try {
       bytes = cursor.length() > MAX_CURSOR_CHARS ? null : Base64.getUrlDecoder().decode(cursor);
@@ -474,13 +516,11 @@ public final class Catalog {
     payload.get(issuedFor);
     byte[] position = new byte[payload.getShort() & 0xffff];
     payload.get(position);
-    if (version != 1 || kind != (policy.namesNotes() ? 'i' : 'p') || payload.hasRemaining()) {
+    if (version != 1 || kind != expectedKind || payload.hasRemaining()) {
       throw notIssued();
     }
-    if (!new String(issuedFor, StandardCharsets.UTF_8).equals(folder)) {
-      throw new Refused(
-          "cursor was issued for another folder: pass the folder it came with, or start again"
-              + " without a cursor");
+    if (!new String(issuedFor, StandardCharsets.UTF_8).equals(scope)) {
+      throw new Refused(otherScope);
     }
     return new String(position, StandardCharsets.UTF_8);
   }
@@ -907,12 +947,12 @@ public final class Catalog {
   }
 
   /** The watcher thread: waits for the kernel's events, or looks again every second. */
-  private void watch(Map<String, OpenedFile.Identity> seen) {
+  private void watch() {
     while (true) {
       try {
         if (policy.namesNotes()) {
           Thread.sleep(POLL_MILLIS);
-          lookAtNamed(seen, true);
+          lookAtNamed(true);
         } else {
           Watcher waitOn;
           synchronized (this) {
@@ -939,28 +979,93 @@ public final class Catalog {
     }
   }
 
-  /** A policy that names its notes: each note looked at, and a change told when it differs. */
-  private void lookAtNamed(Map<String, OpenedFile.Identity> seen, boolean tell) {
+  /**
+   * A policy that names its notes: each note looked at, and a change told when it differs. One look
+   * at a time ({@link #namedSeen}'s monitor); the telling happens outside it.
+   */
+  private void lookAtNamed(boolean tell) {
     Set<String> changed = new LinkedHashSet<>();
     boolean listChanged = false;
-    for (NoteName name : policy.named()) {
-      OpenedFile.Identity now = workspace.identityOf(name);
-      OpenedFile.Identity was = seen.get(name.value());
-      if (now == null ? was != null : !now.equals(was)) {
-        changed.add(name.value());
-        listChanged |= now == null || was == null;
-        if (now == null) {
-          seen.remove(name.value());
-        } else {
-          seen.put(name.value(), now);
+    synchronized (namedSeen) {
+      for (NoteName name : policy.named()) {
+        OpenedFile.Identity now = workspace.identityOf(name);
+        OpenedFile.Identity was = namedSeen.get(name.value());
+        if (now == null ? was != null : !now.equals(was)) {
+          changed.add(name.value());
+          listChanged |= now == null || was == null;
+          if (now == null) {
+            namedSeen.remove(name.value());
+          } else {
+            namedSeen.put(name.value(), now);
+          }
+        }
+      }
+      if (tell && !changed.isEmpty()) {
+        synchronized (this) {
+          undelivered.add(new Change(changed, listChanged, false));
         }
       }
     }
-    if (tell && !changed.isEmpty()) {
-      synchronized (this) {
-        undelivered.add(new Change(changed, listChanged, false));
-      }
+    if (tell) {
       deliver();
     }
+  }
+
+  /**
+   * Brings the catalog up to what the workspace holds now, and tells the listeners what changed
+   * before returning: the changes the kernel has queued are applied (as any listing applies them),
+   * or, for a policy that names its notes, each note is looked at now rather than at the next
+   * second's look. A call that answers from what a listener keeps calls this first, so that the
+   * listener has heard of every change made before the call. Nothing to do before the first {@link
+   * #listen}.
+   */
+  public void catchUp() {
+    synchronized (this) {
+      if (watching == null) {
+        return;
+      }
+      if (!policy.namesNotes()) {
+        refresh();
+      }
+    }
+    if (policy.namesNotes()) {
+      lookAtNamed(true);
+    } else {
+      deliver();
+    }
+  }
+
+  /**
+   * Whether {@code path} is a note of this catalog as it stood at the last refresh ({@link
+   * #catchUp}): in the enumeration, or, for a policy that names its notes, one of those names that
+   * is a regular file now. Looks at nothing else and refreshes nothing.
+   */
+  public boolean holds(String path) {
+    if (policy.namesNotes()) {
+      NoteName name = policy.readableNamed(path);
+      return name != null && workspace.isRegularFile(name);
+    }
+    synchronized (this) {
+      return notes.contains(path);
+    }
+  }
+
+  /**
+   * Every note of the catalog, in the listing's order: the pages of {@link #page} put together (a
+   * list of at most {@link #MAX_NOTES} of the catalog's own strings).
+   */
+  public List<String> all() {
+    List<String> paths = new ArrayList<>();
+    String cursor = null;
+    try {
+      do {
+        Page page = page(null, cursor);
+        paths.addAll(page.paths());
+        cursor = page.nextCursor();
+      } while (cursor != null);
+    } catch (Refused e) {
+      throw new IllegalStateException("the catalog refused its own cursor", e);
+    }
+    return paths;
   }
 }

@@ -173,4 +173,32 @@ class ArgumentsTest {
     body.append("a".repeat(room % unitBytes));
     return prefix + body + suffix;
   }
+
+  @Test
+  void anObjectArgumentIsReadOneLevelDownStrictly() throws Exception {
+    Arguments arguments =
+        Arguments.decode("{\"property\":{\"name\":\"status\",\"equals\":\"open\"},\"on\":true}");
+    Arguments property = arguments.optionalObject("property");
+
+    assertThat(property.string("name")).isEqualTo("status");
+    assertThat(property.optionalString("equals")).isEqualTo("open");
+    assertThat(arguments.optionalBoolean("on")).isTrue();
+    assertThatThrownBy(() -> property.allowOnly("find_notes", Set.of("name")))
+        .hasMessage("unknown key \"equals\" in argument \"property\": it accepts only \"name\"");
+    assertThatThrownBy(() -> property.string("contains"))
+        .hasMessage("argument \"property\" is missing its key \"contains\"");
+    assertThatThrownBy(() -> arguments.optionalObject("on"))
+        .hasMessage("argument \"on\" must be an object, not boolean");
+    assertThatThrownBy(() -> arguments.optionalString("property"))
+        .hasMessage("argument \"property\" must be a string, not object");
+    assertThatThrownBy(
+            () -> Arguments.decode("{\"p\":{\"name\":1,\"name\":2}}").optionalObject("p"))
+        .hasMessage("duplicate key \"name\" in argument \"p\": each key may appear once");
+    assertThatThrownBy(
+            () ->
+                Arguments.decode("{\"p\":{\"name\":{\"x\":1}}}").optionalObject("p").string("name"))
+        .hasMessage("key \"name\" of argument \"p\" must be a string, not object");
+    assertThatThrownBy(() -> Arguments.decode("{\"on\":1}").optionalBoolean("on"))
+        .hasMessage("argument \"on\" must be true or false, not number");
+  }
 }

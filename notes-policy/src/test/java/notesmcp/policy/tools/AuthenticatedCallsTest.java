@@ -89,6 +89,12 @@ class AuthenticatedCallsTest {
     return answer(outcome).get("proposal_id").stringValue();
   }
 
+  /** The audit trail's writer finishes before the folder it writes in is deleted. */
+  @AfterEach
+  void finish() {
+    notes.finishAuditLog();
+  }
+
   private Outcome status(String id, Authenticated who) {
     return notes.execute(
         NoteAccess.PROPOSAL_STATUS, "{\"proposal_id\":\"" + id + "\"}", CLIENT, who, GO);

@@ -410,6 +410,44 @@ class CatalogTest {
         .hasMessageStartingWith("cursor is not one this server issued");
   }
 
+  @Test
+  void anotherAnswersCursorHoldsOnlyForItsKindAndScope() throws Exception {
+    Path root = root();
+    write(root, "a.md", "x");
+    Catalog catalog = catalog(root, markdown());
+    String cursor = catalog.cursor('b', "a.md", "12\tb.md");
+
+    assertThat(catalog.position(cursor, 'b', "a.md", "another note")).isEqualTo("12\tb.md");
+    assertThatThrownBy(() -> catalog.position(cursor, 'b', "c.md", "another note"))
+        .isInstanceOf(Catalog.Refused.class)
+        .hasMessage("cursor was issued for another note");
+    assertThatThrownBy(() -> catalog.position(cursor, 'f', "a.md", "another note"))
+        .hasMessageStartingWith("cursor is not one this server issued");
+    assertThatThrownBy(() -> catalog.page(null, cursor))
+        .hasMessageStartingWith("cursor is not one this server issued");
+    assertThatThrownBy(() -> catalog.cursor('p', "", "a.md"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void catchingUpTellsTheListenerOfEveryChangeBeforeItReturns() throws Exception {
+    Path root = root();
+    write(root, "a.md", "x");
+    Catalog catalog = catalog(root, markdown());
+    List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+    catalog.listen(change -> told.addAll(change.paths()));
+    assertThat(catalog.holds("a.md")).isTrue();
+
+    Files.delete(root.resolve("a.md"));
+    write(root, "b.md", "y");
+    catalog.catchUp();
+
+    assertThat(told).contains("a.md", "b.md");
+    assertThat(catalog.holds("a.md")).isFalse();
+    assertThat(catalog.holds("b.md")).isTrue();
+    assertThat(catalog.all()).containsExactly("b.md");
+  }
+
   private static void write(Path root, String path, String text) throws IOException {
     Path file = root.resolve(path);
     Files.createDirectories(file.getParent());
