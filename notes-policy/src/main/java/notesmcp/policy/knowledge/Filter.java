@@ -1,10 +1,11 @@
 package notesmcp.policy.knowledge;
 
+import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
-import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.regex.Pattern;
 import notesmcp.markdown.Tag;
 import notesmcp.markdown.Value;
 
@@ -14,6 +15,10 @@ import notesmcp.markdown.Value;
  * hold (AND). Immutable; made by the tool surface from a client's arguments, checked there.
  */
 public final class Filter {
+  private static final Pattern ZONE = Pattern.compile("[+-][0-9]{2}(:?[0-9]{2})?");
+  private static final Pattern TIME =
+      Pattern.compile("[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?");
+
   private final String tag;
   private final String property;
   private final String equals;
@@ -112,7 +117,12 @@ public final class Filter {
       }
     }
     try {
-      LocalDate day = LocalDate.parse(text.substring(0, 10));
+      // Digits checked above; of() refuses a day the calendar lacks (2026-02-30), as parse() did.
+      LocalDate day =
+          LocalDate.of(
+              Integer.parseInt(text, 0, 4, 10),
+              Integer.parseInt(text, 5, 7, 10),
+              Integer.parseInt(text, 8, 10, 10));
       if (text.length() == 10) {
         return day.atStartOfDay();
       }
@@ -124,16 +134,16 @@ public final class Filter {
       int offset = offsetStart(time);
       if (offset >= 0) {
         String zone = time.substring(offset);
-        if (!zone.equals("Z") && !zone.equals("z") && !zone.matches("[+-][0-9]{2}(:?[0-9]{2})?")) {
+        if (!zone.equals("Z") && !zone.equals("z") && !ZONE.matcher(zone).matches()) {
           return null;
         }
         time = time.substring(0, offset);
       }
-      if (!time.matches("[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?")) {
+      if (!TIME.matcher(time).matches()) {
         return null;
       }
       return day.atTime(LocalTime.parse(time));
-    } catch (DateTimeParseException e) {
+    } catch (DateTimeException e) {
       return null;
     }
   }

@@ -178,6 +178,21 @@ class StructureToolsTest {
                 + " \"contains\", \"equals\", \"name\"");
     assertThat(refusal("find_notes", "{\"property\":{\"name\":\"due\",\"after\":\"soon\"}}"))
         .startsWith("after \"soon\" is not a date");
+    // A day the calendar lacks, a time of day past 23:59, an offset that is none.
+    for (String date :
+        new String[] {"2026-02-30", "2026-13-01", "2026-12-01T24:00", "2026-12-01T10:30+2"}) {
+      assertThat(
+              refusal(
+                  "find_notes", "{\"property\":{\"name\":\"due\",\"before\":\"" + date + "\"}}"))
+          .as(date)
+          .startsWith("before \"" + date + "\" is not a date");
+    }
+    assertThat(
+            answer(
+                    "find_notes",
+                    "{\"property\":{\"name\":\"due\",\"before\":\"2028-02-29T23:59:59.5+02:00\"}}")
+                .has("notes"))
+        .isTrue();
   }
 
   @Test
