@@ -68,11 +68,6 @@ class AuthenticatedCallsTest {
   }
 
   /** The audit log's writer is done before the temporary folder is removed. */
-  @AfterEach
-  void finish() {
-    notes.finishAuditLog();
-  }
-
   private JsonNode answer(Outcome outcome) throws Exception {
     assertThat(outcome).isInstanceOf(Outcome.Answer.class);
     return JSON.readTree(outcome.text());
