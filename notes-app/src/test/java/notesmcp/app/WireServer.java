@@ -114,6 +114,11 @@ final class WireServer implements AutoCloseable {
     return new WireServer(new ProcessBuilder(command).start());
   }
 
+  /** Starts the server {@code builder} makes, as {@link #startCommand} (with its environment). */
+  static WireServer startProcess(ProcessBuilder builder) throws IOException {
+    return new WireServer(builder.start());
+  }
+
   private static void daemon(String name, Runnable body) {
     Thread thread = new Thread(body, "wire-" + name);
     thread.setDaemon(true);

@@ -19,9 +19,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The tool {@code search_notes} on the policy's side (docs/behaviour.md, "search_notes"): its
  * definition, its arguments checked, its answer written; the engine, given by the program, is
- * opened on the first search and sees the workspace only through {@link Corpus}, which reads as
- * {@code read_note} does. Thread-safe: the engine is opened once under this object's lock, and the
- * engine is thread-safe itself.
+ * opened as a server starts ({@link #prepare}) or on the first search, and sees the workspace only
+ * through {@link Corpus}, which reads as {@code read_note} does. Thread-safe: the engine is opened
+ * once under this object's lock, and the engine is thread-safe itself.
  */
 final class SearchTool {
   static final String NAME = "search_notes";
@@ -29,6 +29,14 @@ final class SearchTool {
   static final int MAX_FOLDER_CHARACTERS = 1024;
   static final int DEFAULT_LIMIT = 10;
   static final int MAX_LIMIT = 50;
+
+  /**
+   * How long after a search reaches this tool it is answered at the latest while the index is still
+   * being built (docs/behaviour.md, "search_notes"): with a scan's hits, or with how far along the
+   * build is. Half the one-shot client's default deadline for the whole exchange, so that a
+   * start-up and a handshake on a busy machine fit in the other half.
+   */
+  static final long ANSWER_WITHIN_NANOS = 5_000_000_000L;
 
   private final NoteSearch.Factory factory;
   private final Corpus corpus;
@@ -76,6 +84,7 @@ final class SearchTool {
   }
 
   Outcome search(Arguments arguments) throws Arguments.Rejected {
+    long answerBy = System.nanoTime() + ANSWER_WITHIN_NANOS;
     arguments.allowOnly(NAME, Set.of("query", "folder", "limit"));
     String query = arguments.string("query");
     String folder = arguments.optionalString("folder");
@@ -97,15 +106,31 @@ final class SearchTool {
     }
     try {
       List<NoteSearch.Hit> hits =
-          engine().search(query, folder, limit == null ? DEFAULT_LIMIT : (int) limit.value());
+          engine()
+              .search(query, folder, limit == null ? DEFAULT_LIMIT : (int) limit.value(), answerBy);
       return new Outcome.Answer(answer(hits));
     } catch (NoteSearch.Refused refused) {
       return new Outcome.Refusal(refused.getMessage());
     }
   }
 
-  int refresh() throws NoteSearch.Refused {
-    return engine().refresh();
+  int refresh(NoteSearch.Progress progress) throws NoteSearch.Refused {
+    return engine().refresh(progress);
+  }
+
+  /**
+   * The engine made and told to prepare ({@link NoteSearch#prepare}), in the background as a server
+   * starts; an engine that cannot be had is said on the log by its factory, and refused again at
+   * the first search.
+   */
+  void prepare() {
+    NoteSearch prepared;
+    try {
+      prepared = engine();
+    } catch (NoteSearch.Refused e) {
+      return;
+    }
+    prepared.prepare();
   }
 
   List<NoteSearch.Ranked> scan(String query, String folder, int count) throws NoteSearch.Refused {
