@@ -77,13 +77,14 @@ final class IndexCommand {
       startUp.library();
       policy = startUp.policy(options.policyFile());
       workspace = startUp.workspace(options.root(), seams.readRule(ChangeRule.ofSystem()));
+      if (!policy.search()) {
+        err.println(
+            "notes-mcp: policy file " + options.policyFile() + " says \"search\": false: no index");
+        return ExitCode.USAGE.code;
+      }
+      startUp.searchCacheOutside(workspace, System.getenv());
     } catch (StartUp.Failed failed) {
       return failed.code().code;
-    }
-    if (!policy.search()) {
-      err.println(
-          "notes-mcp: policy file " + options.policyFile() + " says \"search\": false: no index");
-      return ExitCode.USAGE.code;
     }
     NoteAccess notes =
         new NoteAccess(policy, workspace, Clock.systemUTC(), null, err)

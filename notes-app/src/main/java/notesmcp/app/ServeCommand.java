@@ -81,6 +81,9 @@ final class ServeCommand {
         policy = policy.withMaxCalls(Integer.MAX_VALUE);
       }
       workspace = start.workspace(options.root(), seams.readRule(ChangeRule.ofSystem()));
+      if (policy.search()) {
+        start.searchCacheOutside(workspace, System.getenv());
+      }
       proposals =
           options.proposals() == null ? null : start.proposals(options.proposals(), workspace);
     } catch (StartUp.Failed failed) {

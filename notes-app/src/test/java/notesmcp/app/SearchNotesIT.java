@@ -241,6 +241,80 @@ class SearchNotesIT {
     return WireServer.text(reply);
   }
 
+  /**
+   * The cache folder the index would be kept under, inside the workspace, is refused at start (exit
+   * 2) by a server and by {@code notes-mcp index} under a policy that offers search, whether named
+   * by {@code XDG_CACHE_HOME}, reached through a link, or {@code ~/.cache} with the workspace as
+   * home; nothing is made in the workspace. The default policy, which offers no search, starts.
+   */
+  @Test
+  void aCacheFolderInsideTheWorkspaceIsRefusedAtStart() throws Exception {
+    Path link = Files.createSymbolicLink(dir.resolve("cache-link"), root);
+    List<Map<String, String>> inside =
+        List.of(
+            Map.of("XDG_CACHE_HOME", root.resolve("cache").toString()),
+            Map.of("XDG_CACHE_HOME", link.resolve("deeper/cache").toString()),
+            Map.of("XDG_CACHE_HOME", "", "HOME", root.toString()));
+    List<String> before;
+    try (var files = Files.list(root)) {
+      before = files.map(Path::toString).sorted().toList();
+    }
+    for (Map<String, String> environment : inside) {
+      for (List<String> mode :
+          List.of(
+              List.of("-serve", "-root", root.toString(), "-policy", policy.toString()),
+              List.of("index", "-root", root.toString(), "-policy", policy.toString()))) {
+        ClientIT.Run run = launch(environment, mode);
+        assertThat(run.exit()).as(environment + " " + mode + ": " + run.err()).isEqualTo(2);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err())
+            .as(environment.toString())
+            .contains("notes-mcp: the search index's cache folder ")
+            .contains(" is inside the workspace " + root.toRealPath())
+            .contains("set XDG_CACHE_HOME to a folder outside it");
+      }
+    }
+    try (var files = Files.list(root)) {
+      assertThat(files.map(Path::toString).sorted().toList())
+          .as("made in the workspace")
+          .isEqualTo(before);
+    }
+    ClientIT.Run plain = launch(inside.get(0), List.of("-serve", "-root", root.toString()));
+    assertThat(plain.exit()).as(plain.err()).isZero();
+    assertThat(plain.err()).doesNotContain("cache folder");
+  }
+
+  /**
+   * The launcher run with {@code args}, its environment changed by {@code environment} (an empty
+   * value removes the variable), its stdin empty.
+   */
+  private ClientIT.Run launch(Map<String, String> environment, List<String> args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(WireServer.launcher().toString()));
+    command.addAll(args);
+    ProcessBuilder builder = new ProcessBuilder(command);
+    environment.forEach(
+        (name, value) -> {
+          if (value.isEmpty()) {
+            builder.environment().remove(name);
+          } else {
+            builder.environment().put(name, value);
+          }
+        });
+    Path out = Files.createTempFile(dir, "out", ".txt");
+    Path err = Files.createTempFile(dir, "err", ".txt");
+    Process process =
+        builder
+            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
+    assertThat(process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    return new ClientIT.Run(
+        process.exitValue(),
+        Files.readString(out, StandardCharsets.UTF_8),
+        Files.readString(err, StandardCharsets.UTF_8));
+  }
+
   @Test
   void aServerThatExitsWhileItsChildStillBuildsLeavesItToKeepTheIndexAndEndByItself()
       throws Exception {

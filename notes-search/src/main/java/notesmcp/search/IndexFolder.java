@@ -25,6 +25,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import notesmcp.files.OwnFile;
+import notesmcp.files.PlannedFolder;
+import notesmcp.policy.tools.NoteSearch;
 
 /**
  * Where a kept index lives (README, "Search"): {@code $XDG_CACHE_HOME/notes-mcp/search/KEY/}, or
@@ -68,20 +70,20 @@ final class IndexFolder {
       String root,
       String rootIdentity,
       PrintStream log) {
-    String xdg = environment.get("XDG_CACHE_HOME");
-    Path base;
-    if (xdg != null && Path.of(xdg).isAbsolute()) {
-      base = Path.of(xdg);
-    } else {
-      String home = environment.get("HOME");
-      if (home == null || !Path.of(home).isAbsolute()) {
-        log.println(
-            "notes-mcp: search index kept in memory: neither XDG_CACHE_HOME nor HOME is set");
-        return null;
-      }
-      base = Path.of(home, ".cache");
+    Path base = NoteSearch.cacheFolder(environment);
+    if (base == null) {
+      log.println("notes-mcp: search index kept in memory: neither XDG_CACHE_HOME nor HOME is set");
+      return null;
     }
     try {
+      // Refused at start (StartUp); checked again before anything is made, should it have moved.
+      if (PlannedFolder.realPathOf(base).startsWith(Path.of(root))) {
+        log.println(
+            "notes-mcp: search index kept in memory: the cache folder "
+                + base
+                + " is inside the workspace");
+        return null;
+      }
       long uid = effectiveUid();
       Path search = base.resolve("notes-mcp").resolve("search");
       Path folder = search.resolve(hash(FORMAT + "\n" + key));

@@ -5,8 +5,10 @@ import java.io.IOException;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A full-text search over the notes {@code read_note} may return: what the tool {@code
@@ -203,6 +205,25 @@ public interface NoteSearch {
     public Refused(String reason) {
       super(reason);
     }
+  }
+
+  /**
+   * The cache folder a kept index lives under (docs/behaviour.md, "search_notes", "Where the index
+   * lives"): {@code $XDG_CACHE_HOME} when it is an absolute path, else {@code $HOME/.cache} when
+   * {@code HOME} is one; null when neither is (the index is then kept in memory). Said once here,
+   * for the engine that keeps the index there and for the start-up that refuses it inside the
+   * workspace.
+   */
+  static Path cacheFolder(Map<String, String> environment) {
+    String xdg = environment.get("XDG_CACHE_HOME");
+    if (xdg != null && Path.of(xdg).isAbsolute()) {
+      return Path.of(xdg);
+    }
+    String home = environment.get("HOME");
+    if (home == null || !Path.of(home).isAbsolute()) {
+      return null;
+    }
+    return Path.of(home, ".cache");
   }
 
   /** Makes the engine, as a server starts or on the first search; the program passes one in. */
