@@ -190,8 +190,8 @@ public final class Engine implements NoteSearch {
 
   /**
    * A kept index answers its first search at once (every hit is read again anyway); what changed
-   * while no server ran is looked for in the background: as a server starts ({@link #prepare}), or
-   * after the first answer when the engine was opened by that search.
+   * while no server ran is looked for in the background: seconds after a server starts ({@link
+   * #prepare}), or after the first answer if that comes sooner.
    */
   void beginFirstLook() {
     if (lookStarted.compareAndSet(false, true)) {
@@ -386,13 +386,33 @@ public final class Engine implements NoteSearch {
   }
 
   /**
-   * The search that warms this engine up, then its first look, in the background as a server
-   * starts: so that the first search after a restart pays neither Lucene's classes nor the look.
+   * How long after its warm-up a server's engine waits before its first look, unless a search's
+   * answer begins it sooner: a client that searches as soon as it has connected gets the cores for
+   * that search, not the look (BENCHMARKS.md, "Vault and search").
+   */
+  static final long LOOK_AFTER_MILLIS = 3000;
+
+  /**
+   * The search that warms this engine up, in the background as a server starts, then its first look
+   * {@link #LOOK_AFTER_MILLIS} later (or after the first answer, if that comes sooner): so that the
+   * first search after a restart pays neither Lucene's classes nor the look.
    */
   @Override
   public void prepare() {
     warmUp();
-    beginFirstLook();
+    Thread later =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(LOOK_AFTER_MILLIS);
+              } catch (InterruptedException e) {
+                return;
+              }
+              beginFirstLook();
+            },
+            "notes-mcp search look later");
+    later.setDaemon(true);
+    later.start();
   }
 
   /**
