@@ -347,6 +347,13 @@ JNIEXPORT jlong JNICALL Java_notesmcp_files_Posix_userId(JNIEnv *env, jclass typ
   return (jlong)geteuid();
 }
 
+/* Whether fd is open on a terminal: 1 or 0 (isatty; a closed fd is no terminal). */
+JNIEXPORT jint JNICALL Java_notesmcp_files_Posix_isTerminal(JNIEnv *env, jclass type, jint fd) {
+  (void)env;
+  (void)type;
+  return isatty((int)fd) ? 1 : 0;
+}
+
 /* Big-endian stores for the packed records below. */
 static void put16(unsigned char *at, unsigned value) {
   at[0] = (unsigned char)(value >> 8);

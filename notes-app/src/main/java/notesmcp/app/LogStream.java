@@ -12,11 +12,13 @@ import java.util.Arrays;
  * "Limits", "Nothing on the side blocks the protocol": "if nobody reads stderr, log lines are
  * dropped (and counted), never waited for").
  *
- * <p>A write only copies bytes: each complete line joins a queue of at most {@code capacity} bytes,
- * or is dropped and counted when the queue is full. One daemon thread, "notes-mcp stderr", started
- * with the first line, writes the queue to the real stream and may block there for as long as
- * nobody reads it; no other thread ever waits for it. When it gets through again it says how many
- * lines were dropped. Lines are kept whole: a line is queued or dropped entirely, never cut.
+ * <p>A write only copies bytes: each complete line (ended by a line feed, or by a carriage return:
+ * a progress line rewritten in place, {@code IndexCommand}) joins a queue of at most {@code
+ * capacity} bytes, or is dropped and counted when the queue is full. One daemon thread, "notes-mcp
+ * stderr", started with the first line, writes the queue to the real stream and may block there for
+ * as long as nobody reads it; no other thread ever waits for it. When it gets through again it says
+ * how many lines were dropped. Lines are kept whole: a line is queued or dropped entirely, never
+ * cut.
  *
  * <p>Wrap it in a {@code PrintStream} for {@code System.out}, {@code System.err} and every log, so
  * that a stray {@code println} and a stack trace take the same path. Thread-safe: one lock, {@code
@@ -53,7 +55,7 @@ final class LogStream extends OutputStream {
     int end = offset + length;
     int from = offset;
     for (int i = offset; i < end; i++) {
-      if (bytes[i] == '\n') {
+      if (bytes[i] == '\n' || bytes[i] == '\r') {
         append(bytes, from, i + 1 - from);
         lineComplete();
         from = i + 1;

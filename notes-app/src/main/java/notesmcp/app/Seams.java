@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.function.Consumer;
 import notesmcp.files.ChangeRule;
 import notesmcp.mcp.server.Tools;
+import notesmcp.policy.tools.NoteSearch;
 
 /**
  * What a test may put around the real program, and nothing else can: package-private, so only code
@@ -29,6 +30,14 @@ class Seams {
    */
   ChangeRule readRule(ChangeRule system) {
     return system;
+  }
+
+  /**
+   * The engine of {@code search_notes}, given the real one's factory: a test may answer searches
+   * sooner than the tool's own deadline, to see what a search answers while the index is built.
+   */
+  NoteSearch.Factory search(NoteSearch.Factory real) {
+    return real;
   }
 
   /** Told each of the commit's checkpoint names as {@code review} passes it. */

@@ -35,15 +35,27 @@ final class ServeCommand {
   private ServeCommand() {}
 
   /**
-   * Links the word view of the byte loops ({@code JsonInput.ByteRuns.link}): some milliseconds,
-   * once per process, that the first answer of 4 KiB or more (a long note's page, a listing page)
-   * would otherwise wait for. Run in the background as a server under a policy file starts, after
-   * the catalog's first enumeration; never under the default policy, whose notes are at most 2 KiB.
+   * What a server under a policy file does in the background as it starts, after the catalog's
+   * first enumeration; never under the default policy, whose notes are at most 2 KiB and which
+   * offers no search. First it links the word view of the byte loops ({@code
+   * JsonInput.ByteRuns.link}): some milliseconds, once per process, that the first answer of 4 KiB
+   * or more (a long note's page, a listing page) would otherwise wait for. Then, when the policy
+   * offers search, it makes the search engine ready ahead of the first search ({@link
+   * NoteAccess#prepareSearch}): a kept index opened, searched once and looked over for what changed
+   * since, or, when none is kept, its build started in a child process (docs/behaviour.md,
+   * "search_notes").
    */
-  private static final class LinkByteRuns implements Runnable {
+  private static final class InBackground implements Runnable {
+    private final NoteAccess notes;
+
+    InBackground(NoteAccess notes) {
+      this.notes = notes;
+    }
+
     @Override
     public void run() {
       JsonInput.ByteRuns.link();
+      notes.prepareSearch();
     }
   }
 
@@ -74,6 +86,9 @@ final class ServeCommand {
           ProposalNotices.prepare(
               options.notifyCommand(), reviewCommand(options), System.getenv(), err);
       workspace = start.workspace(options.root(), seams.readRule(ChangeRule.ofSystem()));
+      if (policy.search()) {
+        start.searchCacheOutside(workspace, System.getenv());
+      }
       proposals =
           options.proposals() == null ? null : start.proposals(options.proposals(), workspace);
     } catch (StartUp.Failed failed) {
@@ -91,15 +106,18 @@ final class ServeCommand {
       // the default's three notes and tools stay as they are.
       notes = notes.withStructure();
     }
-    // While the rest starts and the client says hello, not on its first call.
-    notes.catalog().enumerateInBackground(options.policyFile() == null ? null : new LinkByteRuns());
-    notes.readStructureInBackground();
     if (policy.search()) {
-      // The engine's module is loaded on the first search only (SearchModule); a first-ever index
-      // is built by this program's index mode in a child JVM.
-      notes = notes.withSearch(new SearchModule(err, options));
+      // The engine's module is loaded in the background once the catalog is enumerated
+      // (InBackground; SearchModule); a first-ever index is built by this program's index mode in
+      // a child JVM.
+      notes = notes.withSearch(seams.search(new SearchModule(err, options)));
     }
     notes.tell(notices);
+    // While the rest starts and the client says hello, not on its first call.
+    notes
+        .catalog()
+        .enumerateInBackground(options.policyFile() == null ? null : new InBackground(notes));
+    notes.readStructureInBackground();
     Server.Options serverOptions =
         Server.Options.defaults(
             new Implementation("notes-mcp", Version.VALUE), notes.instructions());

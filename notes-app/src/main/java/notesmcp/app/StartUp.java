@@ -4,13 +4,16 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Path;
+import java.util.Map;
 import notesmcp.cli.ExitCode;
 import notesmcp.files.ChangeRule;
 import notesmcp.files.FileProblem;
+import notesmcp.files.PlannedFolder;
 import notesmcp.files.Posix;
 import notesmcp.policy.proposals.ProposalDirectory;
 import notesmcp.policy.rules.Policy;
 import notesmcp.policy.rules.PolicyFile;
+import notesmcp.policy.tools.NoteSearch;
 import notesmcp.policy.vault.Workspace;
 
 /**
@@ -103,6 +106,37 @@ final class StartUp {
             + (namesTheFile ? problemWithFile(e) : problem(e))
             + ")");
     return new Failed(ExitCode.USAGE);
+  }
+
+  /**
+   * Refuses (exit 2) a cache folder for {@code search_notes}' kept index ({@link
+   * NoteSearch#cacheFolder}) that is, or would be once made, inside {@code workspace}: the index
+   * written there would be written into the notes. Decided on its real path, as the proposals
+   * folder's is, before anything is made; a cache folder that cannot be resolved is left to the
+   * engine, which then keeps the index in memory and says why.
+   */
+  void searchCacheOutside(Workspace workspace, Map<String, String> environment) throws Failed {
+    Path cache = NoteSearch.cacheFolder(environment);
+    if (cache == null) {
+      return;
+    }
+    Path real;
+    try {
+      real = PlannedFolder.realPathOf(cache);
+    } catch (IOException e) {
+      return;
+    }
+    if (real.startsWith(workspace.root())) {
+      err.println(
+          "notes-mcp: the search index's cache folder "
+              + cache
+              + " is inside the workspace "
+              + workspace.root()
+              + (real.equals(cache) ? "" : " (as " + real + ")")
+              + ": search_notes would write its index into the notes; set XDG_CACHE_HOME to a"
+              + " folder outside it");
+      throw new Failed(ExitCode.USAGE);
+    }
   }
 
   /** The proposals folder at {@code dir}, made if missing, outside {@code workspace}. */

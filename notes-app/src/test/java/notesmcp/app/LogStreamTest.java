@@ -66,6 +66,22 @@ class LogStreamTest {
     assertThat(stderr.toString(StandardCharsets.UTF_8)).isEqualTo("one line\ntwo\nunfinished\n");
   }
 
+  /** A progress line rewritten in place ({@code IndexCommand}) reaches the terminal as it is. */
+  @Test
+  void aLineEndedByACarriageReturnIsWrittenWithoutWaitingForALineFeed() throws Exception {
+    ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+    LogStream log = new LogStream(stderr, 1024);
+
+    log.write("indexing: 1 of 2\r".getBytes(StandardCharsets.UTF_8));
+    assertThat(log.drain(Duration.ofSeconds(5))).isTrue();
+    assertThat(stderr.toString(StandardCharsets.UTF_8)).isEqualTo("indexing: 1 of 2\r");
+
+    log.write("indexing: 2 of 2\r                \rdone\n".getBytes(StandardCharsets.UTF_8));
+    assertThat(log.drain(Duration.ofSeconds(5))).isTrue();
+    assertThat(stderr.toString(StandardCharsets.UTF_8))
+        .isEqualTo("indexing: 1 of 2\rindexing: 2 of 2\r                \rdone\n");
+  }
+
   @Test
   void aLineLongerThanTheQueueIsDroppedWhole() throws Exception {
     ByteArrayOutputStream stderr = new ByteArrayOutputStream();

@@ -140,6 +140,100 @@ class StartPathIT {
     assertNoInvokedynamic(output, List.of(clientLog, serverLog));
   }
 
+  /**
+   * Under the default policy (no policy file) nothing of search starts, not even in the background
+   * seconds after the start: no class of the search module or of Lucene is loaded, no child is
+   * started and nothing is made in the cache folder. The same run under a policy file that offers
+   * search loads them (in the background, after the catalog's first enumeration), so the check sees
+   * them when they are there.
+   */
+  @Test
+  void theDefaultPolicyStartsNothingOfSearch() throws Exception {
+    Path root = Fixtures.workspace(dir);
+    Path idle = Files.createDirectory(dir.resolve("cache-default"));
+    assertThat(searchClasses(root, idle, List.of())).as("search classes loaded").isEmpty();
+    try (var made = Files.list(idle)) {
+      assertThat(made).as("made in the cache folder").isEmpty();
+    }
+
+    Path policy =
+        Files.writeString(
+            dir.resolve("policy.json"), "{\"readable\":[\"notes.txt\",\"project.txt\"]}");
+    Path busy = Files.createDirectory(dir.resolve("cache-policy"));
+    assertThat(searchClasses(root, busy, List.of("-policy", policy.toString())))
+        .as("search classes loaded under a policy file")
+        .isNotEmpty();
+    // Its build, started as it started, ends by itself: wait, so the folder can be removed.
+    String builder = " index -root " + root.toRealPath();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline
+        && ProcessHandle.allProcesses()
+            .anyMatch(p -> p.info().commandLine().map(c -> c.contains(builder)).orElse(false))) {
+      Thread.sleep(50);
+    }
+  }
+
+  /**
+   * The classes of the search module and of Lucene that {@code -serve} loads in a run that answers
+   * a discover and a read, then stays up with its input open: 3 s, or, when {@code extra} holds a
+   * policy file, until some are loaded (at most 60 s).
+   */
+  private List<String> searchClasses(Path root, Path cache, List<String> extra)
+      throws IOException, InterruptedException {
+    Path classLog = dir.resolve("classes-" + cache.getFileName() + ".log");
+    List<String> command = java(classLog);
+    command.addAll(List.of("-serve", "-root", root.toString()));
+    command.addAll(extra);
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("out-" + cache.getFileName() + ".txt").toFile());
+    builder.environment().put("XDG_CACHE_HOME", cache.toString());
+    builder
+        .environment()
+        .put(
+            SearchModule.FOLDER_ENV,
+            Path.of(System.getProperty("notesmcp.launcher"))
+                .getParent()
+                .resolve("notes-search/target/search")
+                .toString());
+    Process process = builder.start();
+    String meta =
+        "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+            + "\"io.modelcontextprotocol/clientCapabilities\":{}}";
+    try (var in = process.getOutputStream()) {
+      in.write(
+          ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{"
+                  + meta
+                  + "}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{"
+                  + meta
+                  + ",\"name\":\"read_note\",\"arguments\":{\"path\":\"notes.txt\"}}}\n")
+              .getBytes(StandardCharsets.UTF_8));
+      in.flush();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(extra.isEmpty() ? 3 : 60);
+      while (System.nanoTime() < deadline
+          && (extra.isEmpty() || searchClassesIn(classLog).isEmpty())) {
+        Thread.sleep(50);
+      }
+    }
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).isZero();
+    return searchClassesIn(classLog);
+  }
+
+  private static List<String> searchClassesIn(Path classLog) throws IOException {
+    List<String> found = new ArrayList<>();
+    if (!Files.exists(classLog)) {
+      return found;
+    }
+    for (String line : Files.readAllLines(classLog, StandardCharsets.UTF_8)) {
+      if (line.contains(" notesmcp.search.") || line.contains(" org.apache.lucene.")) {
+        found.add(line);
+      }
+    }
+    return found;
+  }
+
   /** What {@code --version} prints, the linkage trace included: the JVM's and the jar's own. */
   private String baseline() throws IOException, InterruptedException {
     List<String> command = java(dir.resolve("baseline-classes.log"));

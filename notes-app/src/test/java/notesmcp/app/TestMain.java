@@ -14,6 +14,7 @@ import notesmcp.mcp.Protocol.Implementation;
 import notesmcp.mcp.server.Caller;
 import notesmcp.mcp.server.Tools;
 import notesmcp.mcp.server.Tools.Tool;
+import notesmcp.policy.tools.NoteSearch;
 
 /**
  * The real program with what only tests may add, through {@link Seams} (docs/testing.md: the
@@ -31,7 +32,10 @@ import notesmcp.mcp.server.Tools.Tool;
  *       setting;
  *   <li>{@code --read-margin MILLIS}: the change rule's margin (bench/race measures others);
  *   <li>{@code --trace-checkpoints true}: {@code review} prints each checkpoint it passes with
- *       {@code System.nanoTime()} to stderr (how docs/approvals.md's edit window was measured).
+ *       {@code System.nanoTime()} to stderr (how docs/approvals.md's edit window was measured);
+ *   <li>{@code --search-within MILLIS}: a search is answered that soon at the latest while the
+ *       index is built, instead of the tool's own 5 s (what it answers then: docs/behaviour.md,
+ *       "search_notes").
  * </ul>
  *
  * Tests start it with {@link #command}: the real jar plus the test classes, and the launcher's JVM
@@ -78,6 +82,7 @@ final class TestMain {
     boolean unprotected = false;
     Duration margin = null;
     boolean trace = false;
+    Duration searchWithin = null;
     while (!rest.isEmpty() && rest.get(0).startsWith("--") && rest.size() > 1) {
       String flag = rest.get(0);
       String value = rest.get(1);
@@ -93,6 +98,8 @@ final class TestMain {
         unprotected = Boolean.parseBoolean(value);
       } else if (flag.equals("--trace-checkpoints")) {
         trace = Boolean.parseBoolean(value);
+      } else if (flag.equals("--search-within")) {
+        searchWithin = Duration.ofMillis(Long.parseLong(value));
       } else if (flag.equals("--read-margin")) {
         margin = Duration.ofMillis(Long.parseLong(value));
       } else {
@@ -102,7 +109,7 @@ final class TestMain {
     }
     Main.main(
         rest.toArray(new String[0]),
-        new Hooks(hold, haltAt, pauseAt, resume, unprotected, margin, trace));
+        new Hooks(hold, haltAt, pauseAt, resume, unprotected, margin, trace, searchWithin));
   }
 
   private static final class Hooks extends Seams {
@@ -113,6 +120,7 @@ final class TestMain {
     private final boolean unprotected;
     private final Duration margin;
     private final boolean trace;
+    private final Duration searchWithin;
 
     Hooks(
         Duration hold,
@@ -121,8 +129,10 @@ final class TestMain {
         Path resume,
         boolean unprotected,
         Duration margin,
-        boolean trace) {
+        boolean trace,
+        Duration searchWithin) {
       this.trace = trace;
+      this.searchWithin = searchWithin;
       this.hold = hold;
       this.haltAt = haltAt;
       this.pauseAt = pauseAt;
@@ -135,6 +145,19 @@ final class TestMain {
     ChangeRule readRule(ChangeRule system) {
       return new ChangeRule(
           !unprotected && system.hardLinksProtected(), margin == null ? system.margin() : margin);
+    }
+
+    @Override
+    NoteSearch.Factory search(NoteSearch.Factory real) {
+      if (searchWithin == null) {
+        return real;
+      }
+      return new NoteSearch.Factory() {
+        @Override
+        public NoteSearch open(NoteSearch.Corpus corpus) throws NoteSearch.Refused {
+          return new Sooner(real.open(corpus), searchWithin.toNanos());
+        }
+      };
     }
 
     @Override
@@ -170,6 +193,42 @@ final class TestMain {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /** An engine whose searches are answered within {@code nanos} at the latest. */
+  private static final class Sooner implements NoteSearch {
+    private final NoteSearch engine;
+    private final long nanos;
+
+    Sooner(NoteSearch engine, long nanos) {
+      this.engine = engine;
+      this.nanos = nanos;
+    }
+
+    @Override
+    public List<Hit> search(String query, String folder, int limit) throws Refused {
+      return engine.search(query, folder, limit);
+    }
+
+    @Override
+    public List<Hit> search(String query, String folder, int limit, long answerBy) throws Refused {
+      return engine.search(query, folder, limit, Math.min(answerBy, System.nanoTime() + nanos));
+    }
+
+    @Override
+    public void prepare() {
+      engine.prepare();
+    }
+
+    @Override
+    public int refresh() throws Refused {
+      return engine.refresh();
+    }
+
+    @Override
+    public List<Ranked> scan(String query, String folder, int count) throws Refused {
+      return engine.scan(query, folder, count);
     }
   }
 

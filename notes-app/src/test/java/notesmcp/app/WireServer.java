@@ -179,6 +179,11 @@ final class WireServer implements AutoCloseable {
     return started(new ProcessBuilder(new ArrayList<>(command)));
   }
 
+  /** Starts the server {@code builder} makes, as {@link #startCommand} (with its environment). */
+  static WireServer startProcess(ProcessBuilder builder) throws IOException {
+    return new WireServer(builder.start());
+  }
+
   private static void daemon(String name, Runnable body) {
     Thread thread = new Thread(body, "wire-" + name);
     thread.setDaemon(true);

@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import notesmcp.policy.tools.NoteSearch;
 import notesmcp.text.CodePoints;
 import org.apache.lucene.document.Document;
@@ -32,6 +33,8 @@ import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.search.FieldDoc;
 import org.apache.lucene.search.IndexSearcher;
@@ -51,8 +54,9 @@ import org.apache.lucene.util.BytesRef;
 
 /**
  * The search engine behind {@code search_notes} (docs/behaviour.md, "search_notes"): a Lucene index
- * of the notes the corpus lets {@code read_note} return, built on the first search, kept on disk in
- * the user's cache folder ({@link IndexFolder}) or, when that is not safe, in memory.
+ * of the notes the corpus lets {@code read_note} return, kept on disk in the user's cache folder
+ * ({@link IndexFolder}) or, when that is not safe, in memory. Until it is built a server searches
+ * through {@link FirstSearch}; {@code notes-mcp index} builds it through {@link IndexBuild}.
  *
  * <p>Freshness: before a search, at most every {@link #SWEEP_INTERVAL_NANOS}, the corpus's notes
  * are looked at (identity: device, inode, size, change time) and every new or changed one read and
@@ -90,6 +94,7 @@ public final class Engine implements NoteSearch {
   private final NoteSearch.Corpus corpus;
   private final PrintStream log;
   private final Directory directory;
+  private final Path folder;
   private final IndexWriter writer;
   private final SearcherManager searchers;
   private final Object lock = new Object();
@@ -120,12 +125,27 @@ public final class Engine implements NoteSearch {
   private long lastSweep;
   private boolean swept;
 
-  private Engine(NoteSearch.Corpus corpus, PrintStream log, Directory directory, String where)
+  /** How far along the sweep under way is: notes to read, notes read, when it began to read. */
+  private volatile int toIndex;
+
+  private final AtomicInteger indexedSoFar = new AtomicInteger();
+  private volatile long indexingSince;
+
+  /** How often {@link #refresh} tells its listener how far along it is, and writes it down. */
+  static final long PROGRESS_EVERY_MILLIS = 250;
+
+  private static final long PROGRESS_FILE_EVERY_MILLIS = 1000;
+
+  /**
+   * @param folder where the index is kept, or null in memory
+   */
+  private Engine(NoteSearch.Corpus corpus, PrintStream log, Directory directory, Path folder)
       throws IOException {
     this.corpus = corpus;
     this.log = log;
     this.directory = directory;
-    this.where = where;
+    this.folder = folder;
+    this.where = folder == null ? "memory" : folder.toString();
     IndexWriterConfig config = new IndexWriterConfig(Folding.ANALYZER);
     config.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
     config.setRAMBufferSizeMB(BUFFER_MB);
@@ -150,7 +170,7 @@ public final class Engine implements NoteSearch {
   /** This engine, ready for its first search. */
   private Engine begun() {
     if (writer.getDocStats().numDocs == 0) {
-      // Nothing kept: the first search builds the index before it answers.
+      // Nothing kept: the index is built before it answers (FirstSearch, IndexBuild).
       built = writer.getDocStats().maxDoc == 0;
       lookStarted.set(true);
       loaded = true;
@@ -160,11 +180,19 @@ public final class Engine implements NoteSearch {
   }
 
   /**
-   * A kept index answers its first search at once (every hit is read again anyway); what changed
-   * while no server ran is looked for in the background once that answer is made, so that the look
-   * does not take the cores from it.
+   * Whether the index was empty when this engine opened it: it has to be built before it can answer
+   * (a new index in memory, or one made anew in place of an unusable kept one).
    */
-  private void beginFirstLook() {
+  boolean isEmpty() {
+    return built;
+  }
+
+  /**
+   * A kept index answers its first search at once (every hit is read again anyway); what changed
+   * while no server ran is looked for in the background: seconds after a server starts ({@link
+   * #prepare}), or after the first answer if that comes sooner.
+   */
+  void beginFirstLook() {
     if (lookStarted.compareAndSet(false, true)) {
       Thread look = new Thread(this::firstLook, "notes-mcp search first look");
       look.setDaemon(true);
@@ -172,15 +200,18 @@ public final class Engine implements NoteSearch {
     }
   }
 
-  /** The kept identities read, then one sweep: in the background, right after opening. */
+  /**
+   * The kept identities read, then one sweep: in the background, right after opening. Searches
+   * meanwhile neither sweep nor wait for it: {@link #loaded} is set only once it is done.
+   */
   private void firstLook() {
     try {
       synchronized (lock) {
         loadIdentities();
-        loaded = true;
         int changed = sweep();
         lastSweep = System.nanoTime();
         swept = true;
+        loaded = true;
         if (changed != 0) {
           searchers.maybeRefreshBlocking();
           scheduleCommit();
@@ -196,35 +227,90 @@ public final class Engine implements NoteSearch {
   }
 
   /**
-   * The factory the program calls (by reflection, from its own class loader) on the first search.
-   * It opens the kept index, or makes a new one; nothing is read from the workspace until the first
-   * search.
+   * The factory the program calls (by reflection, from its own class loader), as a server starts or
+   * on its first search, or in {@code notes-mcp index}.
    *
+   * @param server whether for a server; else for {@code notes-mcp index} ({@link IndexBuild})
    * @param builder the command that builds a first-ever kept index in a child process ({@code
-   *     notes-mcp index} with the same root and policy), or null to build in this process
+   *     notes-mcp index} with the same root and policy, at a low priority), or null to build in the
+   *     server
+   * @param scanner the command of the child that ranks searches by a scan while the index is built
+   *     ({@code notes-mcp index -scan}), or null for none
    */
-  public static NoteSearch.Factory factory(PrintStream log, List<String> builder) {
-    return corpus -> open(corpus, System.getenv(), log, builder);
+  public static NoteSearch.Factory factory(
+      PrintStream log, boolean server, List<String> builder, List<String> scanner) {
+    if (!server) {
+      return corpus -> new IndexBuild(corpus, System.getenv(), log);
+    }
+    return corpus -> open(corpus, System.getenv(), log, builder, scanner);
   }
 
+  /** A server's engine over the kept index, or in memory (tests). */
   static Engine open(NoteSearch.Corpus corpus, Map<String, String> environment, PrintStream log)
       throws Refused {
-    return (Engine) open(corpus, environment, log, null);
+    return openAt(chooseFolder(corpus, environment, log), corpus, log);
   }
 
+  /** Where the index of {@code corpus} is kept, or null (in memory): {@link IndexFolder#choose}. */
+  static Path chooseFolder(
+      NoteSearch.Corpus corpus, Map<String, String> environment, PrintStream log) {
+    return IndexFolder.choose(
+        environment, corpus.key(), corpus.root(), IndexFolder.identityOf(corpus.root()), log);
+  }
+
+  /**
+   * A server's engine: over the kept index when there is one, else a {@link FirstSearch} that has
+   * the index built (by a child {@code builder} when it can be kept, else in this process) and
+   * answers searches meanwhile.
+   */
   static NoteSearch open(
       NoteSearch.Corpus corpus,
       Map<String, String> environment,
       PrintStream log,
-      List<String> builder)
-      throws Refused {
-    Path folder =
-        IndexFolder.choose(
-            environment, corpus.key(), corpus.root(), IndexFolder.identityOf(corpus.root()), log);
+      List<String> builder,
+      List<String> scanner) {
+    Path folder = chooseFolder(corpus, environment, log);
+    Scanner scans = new Scanner(scanner, log, corpus);
     if (folder != null && builder != null && !hasIndex(folder)) {
-      return new FirstSearch(corpus, log, builder, () -> openAt(folder, corpus, log));
+      return FirstSearch.byChild(
+          corpus, log, folder, builder, scans, () -> openAt(folder, corpus, log));
     }
-    return openAt(folder, corpus, log);
+    Engine engine;
+    try {
+      engine = openAt(folder, corpus, log);
+    } catch (Refused refused) {
+      return FirstSearch.failed(refused);
+    }
+    return engine.isEmpty() ? FirstSearch.inProcess(corpus, log, engine, scans) : engine;
+  }
+
+  /**
+   * The engine over the index kept in {@code folder}, made anew there when the kept one is
+   * unusable.
+   *
+   * @throws LockObtainFailedException when another process holds it
+   */
+  static Engine openKept(Path folder, NoteSearch.Corpus corpus, PrintStream log)
+      throws IOException {
+    try {
+      return new Engine(corpus, log, new KeptDirectory(folder), folder).begun();
+    } catch (LockObtainFailedException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      log.println(
+          "notes-mcp: search: the kept index in "
+              + folder
+              + " is unusable ("
+              + e
+              + "); building a new one");
+      Directory fresh = new KeptDirectory(folder);
+      for (String file : fresh.listAll()) {
+        if (!file.equals("root") && !file.equals("used") && !file.equals("write.lock")) {
+          fresh.deleteFile(file);
+        }
+      }
+      return new Engine(corpus, log, fresh, folder).begun();
+    }
   }
 
   /** The engine over the index kept in {@code folder}, or in memory when it is null or unusable. */
@@ -232,39 +318,23 @@ public final class Engine implements NoteSearch {
       throws Refused {
     if (folder != null) {
       try {
-        return new Engine(corpus, log, new KeptDirectory(folder), folder.toString()).begun();
+        return openKept(folder, corpus, log);
       } catch (LockObtainFailedException e) {
         log.println(
             "notes-mcp: search index kept in memory: another server uses the one in " + folder);
-      } catch (IOException | RuntimeException e) {
-        log.println(
-            "notes-mcp: search: the kept index in "
-                + folder
-                + " is unusable ("
-                + e
-                + "); building a new one");
-        try {
-          Directory fresh = new KeptDirectory(folder);
-          for (String file : fresh.listAll()) {
-            if (!file.equals("root") && !file.equals("used") && !file.equals("write.lock")) {
-              fresh.deleteFile(file);
-            }
-          }
-          return new Engine(corpus, log, fresh, folder.toString()).begun();
-        } catch (IOException | RuntimeException again) {
-          log.println("notes-mcp: search index kept in memory (" + again + ")");
-        }
+      } catch (IOException | RuntimeException again) {
+        log.println("notes-mcp: search index kept in memory (" + again + ")");
       }
     }
     try {
-      return new Engine(corpus, log, new ByteBuffersDirectory(), "memory").begun();
+      return new Engine(corpus, log, new ByteBuffersDirectory(), null).begun();
     } catch (IOException e) {
       throw new Refused("search is unavailable: the index could not be made");
     }
   }
 
   /** Whether {@code folder} holds a committed index. */
-  private static boolean hasIndex(Path folder) {
+  static boolean hasIndex(Path folder) {
     try (Directory directory = new KeptDirectory(folder)) {
       return DirectoryReader.indexExists(directory);
     } catch (IOException e) {
@@ -314,8 +384,88 @@ public final class Engine implements NoteSearch {
     }
   }
 
+  /**
+   * How long after its warm-up a server's engine waits before its first look, unless a search's
+   * answer begins it sooner: a client that searches as soon as it has connected gets the cores for
+   * that search, not the look (BENCHMARKS.md, "Vault and search").
+   */
+  static final long LOOK_AFTER_MILLIS = 3000;
+
+  /**
+   * The search that warms this engine up, in the background as a server starts, then its first look
+   * {@link #LOOK_AFTER_MILLIS} later (or after the first answer, if that comes sooner): so that the
+   * first search after a restart pays neither Lucene's classes nor the look.
+   */
+  @Override
+  public void prepare() {
+    warmUp();
+    Thread later =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(LOOK_AFTER_MILLIS);
+              } catch (InterruptedException e) {
+                return;
+              }
+              beginFirstLook();
+            },
+            "notes-mcp search look later");
+    later.setDaemon(true);
+    later.start();
+  }
+
+  /**
+   * One search for a word the index holds in few notes, its hit read again and matched as any
+   * search's is: the classes and code of a search (Lucene's queries, scoring and stored fields, the
+   * careful read, the snippet) loaded and linked before a client's first search needs them.
+   */
+  void warmUp() {
+    try {
+      String word = rareWord();
+      if (word != null) {
+        collect(SearchQuery.parse(word), SearchQuery.parse(word).toLucene(null), 1);
+      }
+    } catch (IOException | RuntimeException | Refused e) {
+      log.println("notes-mcp: search: the first search made in advance failed: " + e);
+    }
+  }
+
+  /** A word of the text that at most three notes hold, among the index's first 10,000; or null. */
+  private String rareWord() throws IOException {
+    IndexSearcher searcher = searchers.acquire();
+    try {
+      int looked = 0;
+      for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+        Terms terms = leaf.reader().terms(TEXT);
+        if (terms == null) {
+          continue;
+        }
+        TermsEnum words = terms.iterator();
+        for (BytesRef word = words.next(); word != null; word = words.next()) {
+          if (words.docFreq() <= 3) {
+            return word.utf8ToString();
+          }
+          if (++looked == 10_000) {
+            return null;
+          }
+        }
+      }
+      return null;
+    } finally {
+      searchers.release(searcher);
+    }
+  }
+
   @Override
   public int refresh() throws Refused {
+    return refresh(null);
+  }
+
+  @Override
+  public int refresh(Progress progress) throws Refused {
+    toIndex = 0;
+    indexedSoFar.set(0);
+    Thread ticker = progress == null && folder == null ? null : ticker(progress);
     try {
       beginFirstLook();
       firstLook.await();
@@ -341,7 +491,65 @@ public final class Engine implements NoteSearch {
     } catch (IOException | RuntimeException e) {
       log.println("notes-mcp: search: the index could not be brought up to date: " + e);
       throw new Refused("the index could not be brought up to date");
+    } finally {
+      if (ticker != null) {
+        ticker.interrupt();
+        try {
+          ticker.join();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      if (folder != null) {
+        IndexFolder.clearProgress(folder);
+      }
     }
+  }
+
+  /**
+   * The thread that, while {@link #refresh} works, tells {@code progress} (if any) how far along it
+   * is every {@link #PROGRESS_EVERY_MILLIS} and writes it in the kept index's folder every second,
+   * for the servers that wait for this build (docs/behaviour.md, "search_notes").
+   */
+  private Thread ticker(Progress progress) {
+    Thread ticker =
+        new Thread("notes-mcp search progress") {
+          @Override
+          public void run() {
+            long written = 0;
+            while (!isInterrupted()) {
+              IndexFolder.Progress now = progress();
+              if (progress != null) {
+                progress.indexed(now.read(), now.total(), now.millisLeft(), false);
+              }
+              if (folder != null && now.at() - written >= PROGRESS_FILE_EVERY_MILLIS) {
+                written = now.at();
+                try {
+                  IndexFolder.writeProgress(folder, now);
+                } catch (IOException | RuntimeException e) {
+                  // the next tick tries again; a reader without it says the build is starting
+                }
+              }
+              try {
+                Thread.sleep(PROGRESS_EVERY_MILLIS);
+              } catch (InterruptedException e) {
+                return;
+              }
+            }
+          }
+        };
+    ticker.setDaemon(true);
+    ticker.start();
+    return ticker;
+  }
+
+  /** How far along the sweep under way is, with an estimate of the time left from its pace. */
+  IndexFolder.Progress progress() {
+    int total = toIndex;
+    int read = Math.min(indexedSoFar.get(), total);
+    long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - indexingSince);
+    long left = total == 0 || read == 0 || elapsed < 1000 ? -1 : elapsed * (total - read) / read;
+    return new IndexFolder.Progress(read, total, left, System.currentTimeMillis());
   }
 
   @Override
@@ -364,6 +572,13 @@ public final class Engine implements NoteSearch {
 
   @Override
   public List<Ranked> scan(String text, String folder, int count) throws Refused {
+    return scanned(corpus, log, text, folder, count);
+  }
+
+  /** {@link NoteSearch#scan}: the ranking of a scan ({@link Scan}), the same for every engine. */
+  static List<Ranked> scanned(
+      NoteSearch.Corpus corpus, PrintStream log, String text, String folder, int count)
+      throws Refused {
     SearchQuery query = SearchQuery.parse(text);
     try {
       return Scan.rank(corpus, query, folder, count);
@@ -524,6 +739,9 @@ public final class Engine implements NoteSearch {
       return changed ? -1 : 0;
     }
     long start = System.nanoTime();
+    indexedSoFar.set(0);
+    indexingSince = start;
+    toIndex = stale.size();
     index(stale);
     if (stale.size() > 100) {
       log.println(
@@ -557,6 +775,7 @@ public final class Engine implements NoteSearch {
   }
 
   private void indexOne(String path) throws IOException {
+    indexedSoFar.incrementAndGet();
     Note note = corpus.read(path);
     if (note == null) {
       writer.deleteDocuments(new Term(PATH, path));

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
@@ -24,6 +25,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import notesmcp.files.OwnFile;
+import notesmcp.files.PlannedFolder;
+import notesmcp.policy.tools.NoteSearch;
 
 /**
  * Where a kept index lives (docs/behaviour.md, "search_notes"): {@code
@@ -48,6 +51,17 @@ final class IndexFolder {
   private static final String ROOT_FILE = "root";
   private static final String USED_FILE = "used";
 
+  /**
+   * What a build of the index in this folder has done so far, for the servers and {@code notes-mcp
+   * index} runs that wait for it ({@link #progress}); there only while a build runs.
+   */
+  static final String PROGRESS_FILE = "progress";
+
+  private static final String PROGRESS_NEW = "progress.new";
+
+  /** How old a progress file may be and still tell of a build that runs. */
+  static final long PROGRESS_FRESH_MILLIS = 15_000;
+
   private IndexFolder() {}
 
   /** The folder for {@code key}, made and checked, or null (keep the index in memory). */
@@ -57,20 +71,20 @@ final class IndexFolder {
       String root,
       String rootIdentity,
       PrintStream log) {
-    String xdg = environment.get("XDG_CACHE_HOME");
-    Path base;
-    if (xdg != null && Path.of(xdg).isAbsolute()) {
-      base = Path.of(xdg);
-    } else {
-      String home = environment.get("HOME");
-      if (home == null || !Path.of(home).isAbsolute()) {
-        log.println(
-            "notes-mcp: search index kept in memory: neither XDG_CACHE_HOME nor HOME is set");
-        return null;
-      }
-      base = Path.of(home, ".cache");
+    Path base = NoteSearch.cacheFolder(environment);
+    if (base == null) {
+      log.println("notes-mcp: search index kept in memory: neither XDG_CACHE_HOME nor HOME is set");
+      return null;
     }
     try {
+      // Refused at start (StartUp); checked again before anything is made, should it have moved.
+      if (PlannedFolder.realPathOf(base).startsWith(Path.of(root))) {
+        log.println(
+            "notes-mcp: search index kept in memory: the cache folder "
+                + base
+                + " is inside the workspace");
+        return null;
+      }
       long uid = effectiveUid();
       Path search = base.resolve("notes-mcp").resolve("search");
       Path folder = search.resolve(hash(FORMAT + "\n" + key));
@@ -239,6 +253,78 @@ final class IndexFolder {
           "notes-mcp: search: removed the kept index " + folder.getFileName() + " (" + why + ")");
     } catch (IOException e) {
       log.println("notes-mcp: search: could not remove the kept index " + folder + " (" + e + ")");
+    }
+  }
+
+  /**
+   * How far along a build is, as its progress file says: notes read and indexed, notes to read (0
+   * while they are being counted), an estimate of the time left (-1: none yet), and when it was
+   * written (milliseconds since the epoch).
+   */
+  record Progress(int read, int total, long millisLeft, long at) {
+    /** Whether it was written recently enough to tell of a build that runs now. */
+    boolean isFresh() {
+      long age = System.currentTimeMillis() - at;
+      return age < PROGRESS_FRESH_MILLIS && age > -PROGRESS_FRESH_MILLIS;
+    }
+  }
+
+  /**
+   * Writes {@code progress} in {@code folder}: a new file made exclusively (never through a link,
+   * never a FIFO's open), then renamed over the old one, so a reader sees one whole or the other.
+   */
+  static void writeProgress(Path folder, Progress progress) throws IOException {
+    Path fresh = folder.resolve(PROGRESS_NEW);
+    Files.deleteIfExists(fresh);
+    Files.write(
+        fresh,
+        (progress.read()
+                + " "
+                + progress.total()
+                + " "
+                + progress.millisLeft()
+                + " "
+                + progress.at()
+                + "\n")
+            .getBytes(StandardCharsets.US_ASCII),
+        StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.WRITE);
+    Files.move(
+        fresh,
+        folder.resolve(PROGRESS_FILE),
+        StandardCopyOption.ATOMIC_MOVE,
+        StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  /** Removes the progress file: the build has ended. */
+  static void clearProgress(Path folder) {
+    try {
+      Files.deleteIfExists(folder.resolve(PROGRESS_FILE));
+    } catch (IOException e) {
+      // left behind: it is stale within seconds, and the next build replaces it
+    }
+  }
+
+  /** What the progress file in {@code folder} says, opened carefully; null when none is usable. */
+  static Progress progress(Path folder) {
+    String[] fields;
+    try (OwnFile file = OwnFile.open(folder, PROGRESS_FILE);
+        InputStream in = Files.newInputStream(file.path())) {
+      fields = new String(in.readNBytes(128), StandardCharsets.US_ASCII).trim().split(" ");
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+    try {
+      if (fields.length != 4) {
+        return null;
+      }
+      return new Progress(
+          Integer.parseInt(fields[0]),
+          Integer.parseInt(fields[1]),
+          Long.parseLong(fields[2]),
+          Long.parseLong(fields[3]));
+    } catch (NumberFormatException e) {
+      return null;
     }
   }
 

@@ -345,6 +345,18 @@ public final class Posix {
   /** {@code geteuid()}: the user the kernel checks permissions against. */
   public static native long userId();
 
+  /** {@code isatty(fd)}: 1 when {@code fd} is open on a terminal, else 0. */
+  private static native int isTerminal(int fd);
+
+  /**
+   * Whether {@code fd} (2: stderr) is open on a terminal, as {@code isatty} says: what decides
+   * whether a command shows progress in place there ({@code notes-mcp index}). False when the
+   * library cannot be loaded.
+   */
+  public static boolean isTerminalDescriptor(int fd) {
+    return PROBLEM == null && isTerminal(fd) == 1;
+  }
+
   /**
    * The next entries of the open folder {@code fd}, packed into {@code buffer} as records of
    * [inode: 8][d_type: 1][name length: 2][name], big-endian, without "." and "..": the bytes

@@ -507,4 +507,20 @@ class PosixTest {
     assertThat(named[Posix.CHANGED]).isBetween(before - 20_000_000L, after);
     assertThat(Files.exists(file)).isTrue();
   }
+
+  /**
+   * A folder, a file and a closed descriptor are no terminal ({@code IndexCommandIT} runs the
+   * program on a pseudo-terminal, where it is one).
+   */
+  @Test
+  void onlyATerminalIsATerminal() throws IOException {
+    assertThat(Posix.isTerminalDescriptor(rootFd)).isFalse();
+    Files.writeString(root.resolve("note"), "x");
+    int fd = Posix.openAt(rootFd, bytes("note"), new long[Posix.ATTRIBUTES]);
+    assertThat(fd).isNotNegative();
+    assertThat(Posix.isTerminalDescriptor(fd)).isFalse();
+    Posix.close(fd);
+    assertThat(Posix.isTerminalDescriptor(fd)).isFalse();
+    assertThat(Posix.isTerminalDescriptor(-1)).isFalse();
+  }
 }

@@ -111,6 +111,10 @@ final class VaultReport {
       VaultHarness.Results r = results.get(server);
       md.append(' ').append(r.decoysHit).append(" / ").append(r.neverServedHit).append(" |");
     }
+    md.append("\n| searches answered \"still being built\", then made again |");
+    for (String server : servers) {
+      md.append(' ').append(results.get(server).stillBuilding).append(" |");
+    }
     md.append("\n\n");
     for (String server : servers) {
       VaultHarness.Results r = results.get(server);

@@ -283,21 +283,33 @@ public final class NoteAccess {
   }
 
   /**
-   * Brings {@code search_notes}' index up to date now and keeps it, as the first search would
-   * ({@code notes-mcp index}); returns how many notes were read and indexed. Counts no tool call.
+   * Brings {@code search_notes}' index up to date now and keeps it ({@code notes-mcp index}),
+   * telling {@code progress} how far along it is; returns how many notes were read and indexed, or
+   * {@link NoteSearch#HELD_BY_A_SERVER}. Counts no tool call.
    *
    * @throws IllegalStateException when search is not offered
    */
-  public int refreshSearchIndex() throws NoteSearch.Refused {
+  public int refreshSearchIndex(NoteSearch.Progress progress) throws NoteSearch.Refused {
     if (search == null) {
       throw new IllegalStateException("search_notes is not offered");
     }
-    return search.refresh();
+    return search.refresh(progress);
+  }
+
+  /**
+   * Makes {@code search_notes}' engine ahead of the first search and lets it prepare (opens a kept
+   * index, or starts building one: {@link NoteSearch#prepare}); a server calls this once, in the
+   * background, after the catalog's first enumeration. Nothing when search is not offered.
+   */
+  public void prepareSearch() {
+    if (search != null) {
+      search.prepare();
+    }
   }
 
   /**
    * The best {@code count} notes for one query by a scan of every note, without the index ({@code
-   * notes-mcp index -first-search}; see {@link NoteSearch#scan}). Counts no tool call.
+   * notes-mcp index -scan}; see {@link NoteSearch#scan}). Counts no tool call.
    *
    * @throws IllegalStateException when search is not offered
    */

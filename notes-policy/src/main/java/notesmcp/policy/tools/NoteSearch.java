@@ -5,16 +5,18 @@ import java.io.IOException;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A full-text search over the notes {@code read_note} may return: what the tool {@code
  * search_notes} needs of an engine (docs/behaviour.md, "search_notes"). The engine lives outside
- * this module (notes-search, loaded by the program on the first search); this module defines the
- * tool, checks its arguments, formats its result, and gives the engine a {@link Corpus}: the only
- * way the engine sees the workspace, through the same policy and the same careful read as {@code
- * read_note}.
+ * this module (notes-search, loaded by the program as a server starts, or on the first search);
+ * this module defines the tool, checks its arguments, formats its result, and gives the engine a
+ * {@link Corpus}: the only way the engine sees the workspace, through the same policy and the same
+ * careful read as {@code read_note}.
  *
  * <p>An engine returns a hit only for a note it has just read again through {@link Corpus#read} and
  * found to match the query in the text that read returned: a deleted, replaced, moved or excluded
@@ -25,18 +27,57 @@ public interface NoteSearch {
   List<Hit> search(String query, String folder, int limit) throws Refused;
 
   /**
+   * As {@link #search(String, String, int)}, answered by {@code answerBy} (a {@link
+   * System#nanoTime} instant) when the index is not built yet: with the hits of a scan if one comes
+   * in time, else refused with how far along the build is (docs/behaviour.md, "search_notes"). The
+   * default: an engine whose index is always there.
+   */
+  default List<Hit> search(String query, String folder, int limit, long answerBy) throws Refused {
+    return search(query, folder, limit);
+  }
+
+  /**
+   * What the engine does ahead of the first search, called once in the background as a server
+   * starts (after the catalog's first enumeration): open a kept index and make its first look, or
+   * start building one. The default: nothing.
+   */
+  default void prepare() {}
+
+  /**
    * Brings the index up to date with the corpus now and keeps it (on disk, when it is kept there),
    * waiting for that: what {@code notes-mcp index} does. Returns how many notes it read and
-   * indexed.
+   * indexed, or {@link #HELD_BY_A_SERVER}.
    */
   int refresh() throws Refused;
+
+  /** As {@link #refresh()}, telling {@code progress} how far along it is while it works. */
+  default int refresh(Progress progress) throws Refused {
+    return refresh();
+  }
+
+  /**
+   * What {@link #refresh} returns when a server holds the kept index: it brings the index up to
+   * date itself before its searches, so there is nothing to do.
+   */
+  int HELD_BY_A_SERVER = -1;
+
+  /** Told how far along a build is, a few times a second at most, from any thread. */
+  interface Progress {
+    /**
+     * @param read the notes read and indexed so far
+     * @param total the notes to read, 0 while they are being counted
+     * @param millisLeft an estimate of the time left, or -1 while there is none
+     * @param other whether the build is another process's, which this one waits for
+     */
+    void indexed(int read, int total, long millisLeft, boolean other);
+  }
 
   /**
    * The best {@code count} notes for one query, found by reading every note once without an index
    * and scored as an index of exactly those notes would score them; null when more notes match than
-   * a scan ranks within its bounds (then only an index can). What {@code notes-mcp index
-   * -first-search} answers before it builds a first-ever index (docs/behaviour.md, "search_notes").
-   * The default: an engine that cannot scan.
+   * a scan ranks within its bounds (then only an index can). What {@code notes-mcp index -scan}
+   * answers while a first-ever index is built (docs/behaviour.md, "search_notes"). The default: an
+   * engine that cannot scan.
    */
   default List<Ranked> scan(String query, String folder, int count) throws Refused {
     throw new Refused("this search engine cannot scan");
@@ -46,13 +87,14 @@ public interface NoteSearch {
   record Ranked(String path, float score) {}
 
   /**
-   * How a server's first query reaches its index build in a child process, and how the child's scan
-   * ranking comes back (docs/behaviour.md, "search_notes"). One line each, in UTF-8: on the child's
-   * stdin the query, the folder ({@code -} for none, else {@code =} and the folder) and the count
-   * wanted, the two strings URL-encoded (so a line break in a query stays in its line), or nothing
-   * for a build without a query; on its stdout {@code many} (too many matches to rank), or {@code
-   * ranked N} and N lines of a score (a float's bits in hex), a tab and a path. A path from the
-   * child only names a candidate: the server reads it again through its own policy.
+   * How a server's queries reach the child that ranks them by a scan while the index is built
+   * ({@code notes-mcp index -scan}), and how each ranking comes back (docs/behaviour.md,
+   * "search_notes"). One line each, in UTF-8: on the child's stdin, for each query, the query, the
+   * folder ({@code -} for none, else {@code =} and the folder) and the count wanted, the two
+   * strings URL-encoded (so a line break in a query stays in its line); on its stdout, for each
+   * query in turn, {@code many} (too many matches to rank), or {@code ranked N} and N lines of a
+   * score (a float's bits in hex), a tab and a path. A path from the child only names a candidate:
+   * the server reads it again through its own policy.
    */
   final class Exchange {
     private Exchange() {}
@@ -100,16 +142,16 @@ public interface NoteSearch {
       return text.toString();
     }
 
-    /** A first query that is not three lines of the form {@link #writeQuery} writes. */
+    /** A query that is not three lines of the form {@link #writeQuery} writes. */
     public static final class Incomplete extends IOException {
       private static final long serialVersionUID = 1L;
 
       Incomplete() {
-        super("the first search's query is incomplete");
+        super("a query to scan for is incomplete");
       }
     }
 
-    /** One first query as the child reads it: the query, the folder or null, the count. */
+    /** One query as the child reads it: the query, the folder or null, the count. */
     public record Query(String query, String folder, int count) {}
 
     /** What the server writes on the child's stdin for {@code query} (see the class comment). */
@@ -119,8 +161,7 @@ public interface NoteSearch {
     }
 
     /**
-     * The query on the child's stdin; null when it is empty (a build without a query); the inverse
-     * of {@link #writeQuery}.
+     * The next query on the child's stdin; null at its end; the inverse of {@link #writeQuery}.
      *
      * @throws Incomplete if it is incomplete, or its count is not 1 to 999 (a scan's collector is
      *     sized by it)
@@ -166,7 +207,26 @@ public interface NoteSearch {
     }
   }
 
-  /** Makes the engine on the first search; the program passes one in. */
+  /**
+   * The cache folder a kept index lives under (docs/behaviour.md, "search_notes", "Where the index
+   * lives"): {@code $XDG_CACHE_HOME} when it is an absolute path, else {@code $HOME/.cache} when
+   * {@code HOME} is one; null when neither is (the index is then kept in memory). Said once here,
+   * for the engine that keeps the index there and for the start-up that refuses it inside the
+   * workspace.
+   */
+  static Path cacheFolder(Map<String, String> environment) {
+    String xdg = environment.get("XDG_CACHE_HOME");
+    if (xdg != null && Path.of(xdg).isAbsolute()) {
+      return Path.of(xdg);
+    }
+    String home = environment.get("HOME");
+    if (home == null || !Path.of(home).isAbsolute()) {
+      return null;
+    }
+    return Path.of(home, ".cache");
+  }
+
+  /** Makes the engine, as a server starts or on the first search; the program passes one in. */
   interface Factory {
     /**
      * @throws Refused when the engine cannot be had (its module missing); the reason is the tool's

@@ -22,9 +22,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The tool {@code search_notes} on the policy's side (docs/behaviour.md, "search_notes"): its
  * definition, its arguments checked, its answer written; the engine, given by the program, is
- * opened on the first search and sees the workspace only through {@link Corpus}, which reads as
- * {@code read_note} does. Thread-safe: the engine is opened once under this object's lock, and the
- * engine is thread-safe itself.
+ * opened as a server starts ({@link #prepare}) or on the first search, and sees the workspace only
+ * through {@link Corpus}, which reads as {@code read_note} does. Thread-safe: the engine is opened
+ * once under this object's lock, and the engine is thread-safe itself.
  */
 final class SearchTool {
   static final String NAME = "search_notes";
@@ -38,6 +38,14 @@ final class SearchTool {
    * those that pass the filter are kept (docs/knowledge.md, "search_notes' filters").
    */
   static final int FILTERED_CANDIDATES = 200;
+
+  /**
+   * How long after a search reaches this tool it is answered at the latest while the index is still
+   * being built (docs/behaviour.md, "search_notes"): with a scan's hits, or with how far along the
+   * build is. Half the one-shot client's default deadline for the whole exchange, so that a
+   * start-up and a handshake on a busy machine fit in the other half.
+   */
+  static final long ANSWER_WITHIN_NANOS = 5_000_000_000L;
 
   private final NoteSearch.Factory factory;
   private final Corpus corpus;
@@ -118,6 +126,7 @@ final class SearchTool {
   }
 
   Outcome search(Arguments arguments) throws Arguments.Rejected {
+    long answerBy = System.nanoTime() + ANSWER_WITHIN_NANOS;
     arguments.allowOnly(
         NAME,
         structures == null
@@ -148,7 +157,7 @@ final class SearchTool {
     int wanted = limit == null ? DEFAULT_LIMIT : (int) limit.value();
     try {
       List<NoteSearch.Hit> hits =
-          engine().search(query, folder, filter == null ? wanted : FILTERED_CANDIDATES);
+          engine().search(query, folder, filter == null ? wanted : FILTERED_CANDIDATES, answerBy);
       if (filter != null) {
         hits = filtered(hits, filter, wanted);
       }
@@ -211,8 +220,23 @@ final class SearchTool {
     return out.append("]}").toString();
   }
 
-  int refresh() throws NoteSearch.Refused {
-    return engine().refresh();
+  int refresh(NoteSearch.Progress progress) throws NoteSearch.Refused {
+    return engine().refresh(progress);
+  }
+
+  /**
+   * The engine made and told to prepare ({@link NoteSearch#prepare}), in the background as a server
+   * starts; an engine that cannot be had is said on the log by its factory, and refused again at
+   * the first search.
+   */
+  void prepare() {
+    NoteSearch prepared;
+    try {
+      prepared = engine();
+    } catch (NoteSearch.Refused e) {
+      return;
+    }
+    prepared.prepare();
   }
 
   List<NoteSearch.Ranked> scan(String query, String folder, int count) throws NoteSearch.Refused {
