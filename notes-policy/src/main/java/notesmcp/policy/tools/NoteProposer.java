@@ -18,7 +18,6 @@ import notesmcp.policy.rules.NoteName;
 import notesmcp.policy.rules.Policy;
 import notesmcp.policy.vault.Workspace;
 import notesmcp.text.Quote;
-import notesmcp.text.Utf8;
 
 /**
  * {@code propose_note} and {@code propose_edit}: a proposal checked against the policy and the
@@ -216,14 +215,11 @@ final class NoteProposer {
     if (refusal != null) {
       throw new Arguments.Rejected(refusal);
     }
-    Workspace.Raw raw = workspace.readBytes(name.value(), policy.maxNoteBytes());
-    if (raw instanceof Workspace.Unreadable) {
-      return new Outcome.Refusal(((Workspace.Unreadable) raw).reason());
-    }
-    byte[] bytes = ((Workspace.Bytes) raw).bytes();
-    int malformed = Utf8.firstMalformed(bytes);
-    if (malformed >= 0) {
-      return new Outcome.Refusal(name + " is not valid UTF-8 (byte " + malformed + ")");
+    byte[] bytes;
+    try {
+      bytes = reader.text(name);
+    } catch (NoteReader.NotText notText) {
+      return new Outcome.Refusal(notText.getMessage());
     }
     String current = Proposal.sha256(bytes);
     if (!current.equals(baseSha256)) {

@@ -94,14 +94,11 @@ final class NoteReader {
       }
     }
     NoteName name = readable(path);
-    Workspace.Raw raw = workspace.readBytes(name.value(), policy.maxNoteBytes());
-    if (raw instanceof Workspace.Unreadable) {
-      return new Outcome.Refusal(((Workspace.Unreadable) raw).reason());
-    }
-    byte[] bytes = ((Workspace.Bytes) raw).bytes();
-    int malformed = Utf8.firstMalformed(bytes);
-    if (malformed >= 0) {
-      return new Outcome.Refusal(name + " is not valid UTF-8 (byte " + malformed + ")");
+    byte[] bytes;
+    try {
+      bytes = text(name);
+    } catch (NotText notText) {
+      return new Outcome.Refusal(notText.getMessage());
     }
     String sha256 = policy.edits(name.value()) ? Proposal.sha256(bytes) : null;
     if (Boolean.TRUE.equals(outline)) {
@@ -343,18 +340,44 @@ final class NoteReader {
     } catch (Arguments.Rejected rejected) {
       return new NoteAccess.Whole(null, rejected.getMessage(), true);
     }
+    byte[] bytes;
+    try {
+      bytes = text(name);
+    } catch (NotText notText) {
+      // A named note that is not there names no resource; one that is there cannot be read now.
+      boolean gone =
+          notText.unreadable && policy.namesNotes() && workspace.identityOf(name) == null;
+      return new NoteAccess.Whole(null, notText.getMessage(), gone);
+    }
+    return new NoteAccess.Whole(new String(bytes, StandardCharsets.UTF_8), null, false);
+  }
+
+  /**
+   * The note's bytes as {@code read_note} reads them: the careful read within {@code maxNoteBytes},
+   * then valid UTF-8; or why not, in {@code read_note}'s words. Every tool that reads a note's text
+   * for a client reads it here.
+   */
+  byte[] text(NoteName name) throws NotText {
     Workspace.Raw raw = workspace.readBytes(name.value(), policy.maxNoteBytes());
     if (raw instanceof Workspace.Unreadable) {
-      // A named note that is not there names no resource; one that is there cannot be read now.
-      boolean gone = policy.namesNotes() && workspace.identityOf(name) == null;
-      return new NoteAccess.Whole(null, ((Workspace.Unreadable) raw).reason(), gone);
+      throw new NotText(((Workspace.Unreadable) raw).reason(), true);
     }
     byte[] bytes = ((Workspace.Bytes) raw).bytes();
     int malformed = Utf8.firstMalformed(bytes);
     if (malformed >= 0) {
-      return new NoteAccess.Whole(
-          null, name + " is not valid UTF-8 (byte " + malformed + ")", false);
+      throw new NotText(name + " is not valid UTF-8 (byte " + malformed + ")", false);
     }
-    return new NoteAccess.Whole(new String(bytes, StandardCharsets.UTF_8), null, false);
+    return bytes;
+  }
+
+  /** Why a note's text cannot be had now; {@code unreadable} when the read itself refused. */
+  static final class NotText extends Exception {
+    private static final long serialVersionUID = 1L;
+    final boolean unreadable;
+
+    NotText(String reason, boolean unreadable) {
+      super(reason, null, false, false);
+      this.unreadable = unreadable;
+    }
   }
 }

@@ -18,7 +18,6 @@ import notesmcp.policy.rules.Policy;
 import notesmcp.policy.vault.Catalog;
 import notesmcp.policy.vault.Workspace;
 import notesmcp.text.Quote;
-import notesmcp.text.Utf8;
 
 /**
  * The tools that know the notes' structure (docs/knowledge.md, "The tools"): {@code note_links},
@@ -71,14 +70,11 @@ final class StructureTools {
         return new Outcome.Refusal(refused.getMessage());
       }
     }
-    Workspace.Raw raw = workspace.readBytes(name.value(), policy.maxNoteBytes());
-    if (raw instanceof Workspace.Unreadable) {
-      return new Outcome.Refusal(((Workspace.Unreadable) raw).reason());
-    }
-    byte[] bytes = ((Workspace.Bytes) raw).bytes();
-    int malformed = Utf8.firstMalformed(bytes);
-    if (malformed >= 0) {
-      return new Outcome.Refusal(name + " is not valid UTF-8 (byte " + malformed + ")");
+    byte[] bytes;
+    try {
+      bytes = reader.text(name);
+    } catch (NoteReader.NotText notText) {
+      return new Outcome.Refusal(notText.getMessage());
     }
     Structure structure = Structure.parse(bytes, name.value());
     List<Link> all = structure.links();
