@@ -21,10 +21,11 @@ import notesmcp.text.TerminalText;
  * note:} URI (docs/behaviour.md, "Resources"). Listing is the catalog's listing (the order and the
  * cursors of {@code list_notes}), reading is {@code read_note}'s lookup and careful read within the
  * same limit ({@link NoteAccess#readWhole}), completion is a prefix match over the catalog's names,
- * and changes are the catalog's change notices. A resource's title is the note's title as Obsidian
- * names it, its file name without {@code .md} (docs/knowledge.md, "Resources"): from its path, so
- * it tells nothing the path does not. A URI is decoded into a string that is only ever compared
- * with the policy's and the catalog's names: it never becomes a file path.
+ * and changes are the catalog's change notices. Under a policy file of patterns a resource's title
+ * is the note's title as Obsidian names it, its file name without {@code .md} (docs/knowledge.md,
+ * "Resources"), else its file name: from its path either way, so it tells nothing the path does
+ * not. A URI is decoded into a string that is only ever compared with the policy's and the
+ * catalog's names: it never becomes a file path.
  */
 final class NoteResources implements Resources {
   /** Every note's URI starts with this; the rest is its path, percent-encoded ({@link #uri}). */
@@ -67,7 +68,7 @@ final class NoteResources implements Resources {
     }
     List<Resource> resources = new ArrayList<>(page.paths().size());
     for (String path : page.paths()) {
-      resources.add(new Resource(uri(path), path, Structure.titleOf(path), mimeType(path)));
+      resources.add(new Resource(uri(path), path, title(path), mimeType(path)));
     }
     return new Page(resources, page.nextCursor());
   }
@@ -215,6 +216,17 @@ final class NoteResources implements Resources {
         + " is not a note URI of this server: a note's URI is "
         + PREFIX
         + " followed by its path, percent-encoded (resources/list gives each note's URI)";
+  }
+
+  /**
+   * A note's title: as Obsidian names it (its file name without {@code .md}) where the notes'
+   * structure is known, else its file name, as before the structure (a default or first-format
+   * policy is unchanged).
+   */
+  private String title(String path) {
+    return notes.knowsStructure()
+        ? Structure.titleOf(path)
+        : path.substring(path.lastIndexOf('/') + 1);
   }
 
   private static String mimeType(String path) {

@@ -101,9 +101,10 @@ final class ServeCommand {
       return ExitCode.USAGE;
     }
     NoteAccess notes = new NoteAccess(policy, workspace, Clock.systemUTC(), proposals, err, true);
-    if (options.policyFile() != null) {
-      // The tools that know the notes' structure (docs/knowledge.md): with a policy file only, so
-      // the default's three notes and tools stay as they are.
+    if (options.policyFile() != null && !policy.namesNotes()) {
+      // The tools that know the notes' structure (docs/knowledge.md): with a policy file of
+      // patterns only, so the default's three notes and a first-format file's flat names (which
+      // have no structure to offer) keep their tools and answers as they were.
       notes = notes.withStructure();
     }
     if (policy.search()) {

@@ -90,6 +90,9 @@ class FirstUseIT {
             "notes-app/pom.xml",
             "notes-app/src/main",
             // search_notes' engine is built with the program (the launcher's first build).
+            // One note's structure, which the policy's knowledge package reads notes with.
+            "notes-markdown/pom.xml",
+            "notes-markdown/src/main",
             "notes-search/pom.xml",
             "notes-search/src/main",
             "mcp-http/pom.xml",
@@ -100,7 +103,6 @@ class FirstUseIT {
             "notes-chat/src/main",
             // The reactor reads every module's pom, even of modules the launcher does not build.
             "notes-dist/pom.xml",
-            "notes-markdown/pom.xml",
             "bench/harness/pom.xml")) {
       copyTree(repo.resolve(path), checkout.resolve(path));
     }

@@ -89,7 +89,12 @@ class HttpClientsIT {
       JsonNode report = HttpWire.JSON.readTree(Files.readString(out));
 
       assertThat(report.get("era").stringValue()).isEqualTo(sdk.equals("v2") ? "modern" : "legacy");
-      assertThat(report.get("tools").findValuesAsString("name"))
+      // Each tool's own name: findValuesAsString would also meet the "name" of a property's schema.
+      List<String> toolNames = new java.util.ArrayList<>();
+      for (JsonNode tool : report.get("tools")) {
+        toolNames.add(tool.get("name").stringValue());
+      }
+      assertThat(toolNames)
           .containsExactly(
               "list_notes",
               "read_note",

@@ -64,10 +64,7 @@ class PolicyThroughMcpIT {
                 + ALLOWED.replace(", ", "\",\"")
                 + "\"],\"proposable\":[\"draft.txt\",\"notes.txt\"],"
                 + "\"maxCalls\":1000}");
-    // As the server makes it with a policy file: read_note takes outline and section too.
-    direct =
-        new NoteAccess(PolicyFile.load(policy), Workspace.at(root), Clock.systemUTC())
-            .withStructure();
+    direct = new NoteAccess(PolicyFile.load(policy), Workspace.at(root), Clock.systemUTC());
     server = WireServer.start(root, "-policy", policy.toString());
   }
 
@@ -113,8 +110,7 @@ class PolicyThroughMcpIT {
             "read_note",
             "{\"path\":\"notes.txt\",\"approved\":true}",
             true,
-            "unknown argument \"approved\": read_note accepts only \"outline\", \"path\","
-                + " \"section\""),
+            "unknown argument \"approved\": read_note accepts only \"path\""),
         row(
             "propose_note",
             "{\"path\":\"draft.txt\",\"content\":\"x\",\"approved\":true}",

@@ -49,26 +49,17 @@ final class ClientReport {
 
   /**
    * Under {@link Interop.Searchable}'s policy file: the three tools as {@link #assertThreeTools}
-   * checks them, then {@code search_notes} with its schema ({@code query} required), then the tools
-   * that know the notes' structure (docs/knowledge.md).
+   * checks them, then {@code search_notes} with its schema ({@code query} required).
    */
   ClientReport assertThreeToolsAndSearch() {
-    assertTools(
-        "list_notes",
-        "read_note",
-        "propose_note",
-        "search_notes",
-        "note_links",
-        "backlinks",
-        "list_tags",
-        "find_notes");
+    assertTools("list_notes", "read_note", "propose_note", "search_notes");
     JsonNode search = json.path("tools").get(3).path("inputSchema");
     assertThat(search.path("required").toString())
         .as("search_notes inputSchema\n%s", run)
         .isEqualTo("[\"query\"]");
     assertThat(search.path("properties").propertyNames())
         .as("search_notes inputSchema\n%s", run)
-        .containsExactly("query", "folder", "limit", "tag", "property");
+        .containsExactly("query", "folder", "limit");
     assertThat(search.path("additionalProperties").asBoolean(true))
         .as("search_notes inputSchema\n%s", run)
         .isFalse();

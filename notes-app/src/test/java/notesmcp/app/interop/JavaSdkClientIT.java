@@ -323,15 +323,7 @@ class JavaSdkClientIT {
       search.initialize();
       assertThat(search.listTools().tools())
           .extracting(Tool::name)
-          .containsExactly(
-              "list_notes",
-              "read_note",
-              "propose_note",
-              "search_notes",
-              "note_links",
-              "backlinks",
-              "list_tags",
-              "find_notes");
+          .containsExactly("list_notes", "read_note", "propose_note", "search_notes");
 
       CallToolResult found =
           searchWhileBuilt(search, call("search_notes", Map.of("query", Interop.SEARCH_WORD)));

@@ -193,6 +193,11 @@ public final class NoteAccess {
         new NoteStructures(policy, workspace, catalog, log));
   }
 
+  /** Whether the tools that know the notes' structure are offered ({@link #withStructure}). */
+  public boolean knowsStructure() {
+    return structures != null;
+  }
+
   /**
    * Starts reading every note's structure in the background, a moment after this (see {@link
    * NoteStructures#startInBackground}); nothing when the structure's tools are not offered.
