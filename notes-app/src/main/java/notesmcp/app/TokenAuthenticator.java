@@ -2,12 +2,11 @@ package notesmcp.app;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
+import notesmcp.files.TrustedFile;
 import notesmcp.mcp.server.Authenticator;
 import notesmcp.mcp.server.Caller;
 
@@ -65,21 +64,7 @@ final class TokenAuthenticator implements Authenticator {
 
   /** The file's identity: device, inode, size, change and modification times; null if gone. */
   static String identity(Path file) {
-    try {
-      Map<String, Object> a =
-          Files.readAttributes(file, "unix:dev,ino,size,ctime,lastModifiedTime");
-      return a.get("dev")
-          + ":"
-          + a.get("ino")
-          + ":"
-          + a.get("size")
-          + ":"
-          + a.get("ctime")
-          + ":"
-          + a.get("lastModifiedTime");
-    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-      return null;
-    }
+    return TrustedFile.identity(file, true);
   }
 
   /** The entries now: read again when the file changed since the last look. */

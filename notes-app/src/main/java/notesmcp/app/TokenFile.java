@@ -2,17 +2,9 @@ package notesmcp.app;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
@@ -236,43 +228,7 @@ final class TokenFile {
    * over it, and the folder synced.
    */
   static void write(Path file, List<Entry> entries) throws IOException {
-    Path folder = file.toAbsolutePath().getParent();
-    byte[] bytes = format(entries);
-    Path temporary = null;
-    for (int attempt = 0; temporary == null; attempt++) {
-      Path candidate =
-          folder.resolve("." + file.getFileName() + ".tmp-" + Long.toHexString(RANDOM.nextLong()));
-      try {
-        Files.createFile(
-            candidate,
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        temporary = candidate;
-      } catch (FileAlreadyExistsException e) {
-        if (attempt > 8) {
-          throw e;
-        }
-      }
-    }
-    try {
-      try (FileChannel channel =
-          FileChannel.open(temporary, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        while (buffer.hasRemaining()) {
-          channel.write(buffer);
-        }
-        channel.force(true);
-      }
-      Files.move(
-          temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      temporary = null;
-      try (FileChannel directory = FileChannel.open(folder, StandardOpenOption.READ)) {
-        directory.force(true);
-      }
-    } finally {
-      if (temporary != null) {
-        Files.deleteIfExists(temporary);
-      }
-    }
+    TrustedFile.replace(file, format(entries));
   }
 
   static String hex(byte[] digest) {

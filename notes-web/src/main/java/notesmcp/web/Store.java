@@ -2,7 +2,6 @@ package notesmcp.web;
 
 import com.sun.security.auth.module.UnixSystem;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.FileAlreadyExistsException;
@@ -10,10 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
@@ -38,7 +35,6 @@ final class Store {
   static final String NAME = "oauth";
 
   private static final String LOCK = "lock";
-  private static final SecureRandom RANDOM = new SecureRandom();
 
   private final Path dir;
   private final ReentrantLock inProcess = new ReentrantLock();
@@ -135,41 +131,7 @@ final class Store {
 
   /** Replaces file {@code name} with {@code bytes}, atomically, owner-only. */
   void write(String name, byte[] bytes) throws IOException {
-    Path file = dir.resolve(name);
-    Path temporary = null;
-    for (int attempt = 0; temporary == null; attempt++) {
-      Path candidate = dir.resolve("." + name + ".tmp-" + Long.toHexString(RANDOM.nextLong()));
-      try {
-        Files.createFile(
-            candidate,
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        temporary = candidate;
-      } catch (FileAlreadyExistsException e) {
-        if (attempt > 8) {
-          throw e;
-        }
-      }
-    }
-    try {
-      try (FileChannel channel =
-          FileChannel.open(temporary, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        while (buffer.hasRemaining()) {
-          channel.write(buffer);
-        }
-        channel.force(true);
-      }
-      Files.move(
-          temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      temporary = null;
-      try (FileChannel folder = FileChannel.open(dir, StandardOpenOption.READ)) {
-        folder.force(true);
-      }
-    } finally {
-      if (temporary != null) {
-        Files.deleteIfExists(temporary);
-      }
-    }
+    TrustedFile.replace(dir.resolve(name), bytes);
   }
 
   /** Runs {@code work} holding the in-process lock, then the folder's file lock. */
@@ -195,23 +157,6 @@ final class Store {
    * it is missing: a reader that kept what it read compares it to know when to read again.
    */
   String identity(String name) {
-    try {
-      Map<String, Object> a =
-          Files.readAttributes(
-              dir.resolve(name),
-              "unix:dev,ino,size,ctime,lastModifiedTime",
-              LinkOption.NOFOLLOW_LINKS);
-      return a.get("dev")
-          + ":"
-          + a.get("ino")
-          + ":"
-          + a.get("size")
-          + ":"
-          + a.get("ctime")
-          + ":"
-          + a.get("lastModifiedTime");
-    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-      return null;
-    }
+    return TrustedFile.identity(dir.resolve(name), false);
   }
 }

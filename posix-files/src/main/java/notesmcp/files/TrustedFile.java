@@ -1,8 +1,18 @@
 package notesmcp.files;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * A file of trusted configuration (the policy file), read as carefully as a note and refused when
@@ -27,7 +37,80 @@ import java.time.Duration;
  * Stateless; any thread. Public for the program's other trusted files (the HTTP server's tokens).
  */
 public final class TrustedFile {
+  private static final SecureRandom RANDOM = new SecureRandom();
+
   private TrustedFile() {}
+
+  /**
+   * Replaces {@code file}, one of the program's own trusted files (the tokens, the OAuth server's
+   * state), with {@code bytes}: a new owner-only file beside it under a random name, synced,
+   * renamed over it, and the folder synced; a crash leaves the old file or the new one, never half
+   * of one.
+   */
+  public static void replace(Path file, byte[] bytes) throws IOException {
+    Path folder = file.toAbsolutePath().getParent();
+    Path temporary = null;
+    for (int attempt = 0; temporary == null; attempt++) {
+      Path candidate =
+          folder.resolve("." + file.getFileName() + ".tmp-" + Long.toHexString(RANDOM.nextLong()));
+      try {
+        Files.createFile(
+            candidate,
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        temporary = candidate;
+      } catch (FileAlreadyExistsException e) {
+        if (attempt > 8) {
+          throw e;
+        }
+      }
+    }
+    try {
+      try (FileChannel channel =
+          FileChannel.open(temporary, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        while (buffer.hasRemaining()) {
+          channel.write(buffer);
+        }
+        channel.force(true);
+      }
+      Files.move(
+          temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      temporary = null;
+      try (FileChannel directory = FileChannel.open(folder, StandardOpenOption.READ)) {
+        directory.force(true);
+      }
+    } finally {
+      if (temporary != null) {
+        Files.deleteIfExists(temporary);
+      }
+    }
+  }
+
+  /**
+   * The identity of the file at {@code file} (device, inode, size, change and modification times),
+   * or null when it is missing: a reader that kept what it read compares it to know when to read
+   * again. {@code followLinks} as the reader resolves the name.
+   */
+  public static String identity(Path file, boolean followLinks) {
+    try {
+      Map<String, Object> a =
+          followLinks
+              ? Files.readAttributes(file, "unix:dev,ino,size,ctime,lastModifiedTime")
+              : Files.readAttributes(
+                  file, "unix:dev,ino,size,ctime,lastModifiedTime", LinkOption.NOFOLLOW_LINKS);
+      return a.get("dev")
+          + ":"
+          + a.get("ino")
+          + ":"
+          + a.get("size")
+          + ":"
+          + a.get("ctime")
+          + ":"
+          + a.get("lastModifiedTime");
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      return null;
+    }
+  }
 
   /** Why a trusted file cannot be used; the message says what to do. */
   public static final class Refused extends IOException {
