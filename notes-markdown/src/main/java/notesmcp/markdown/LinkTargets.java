@@ -17,8 +17,13 @@ import java.util.Map;
  * that changes it while others resolve holds its own lock, as for a {@link HashMap}.
  */
 public final class LinkTargets {
-  /** Lower-cased file name to its path, or to a String[] of its paths when several share it. */
-  private final Map<String, Object> byName = new HashMap<>();
+  /**
+   * Lower-cased file name to its paths, each followed by itself lower-cased ({@code Locale.ROOT};
+   * the same string when that changes nothing): {@code [path, lower, path, lower, …]}. Resolving
+   * compares a link's path with every note of its file name, so each note's lower case is made
+   * once, when it is added, not at every comparison.
+   */
+  private final Map<String, String[]> byName = new HashMap<>();
 
   private int size;
 
@@ -41,25 +46,20 @@ public final class LinkTargets {
   /** Adds a note's path; false when it was there. */
   public boolean add(String path) {
     String key = key(path);
-    Object held = byName.get(key);
-    if (held == null) {
-      byName.put(key, path);
-    } else if (held instanceof String) {
-      if (held.equals(path)) {
-        return false;
-      }
-      byName.put(key, new String[] {(String) held, path});
-    } else {
-      String[] paths = (String[]) held;
-      for (String other : paths) {
-        if (other.equals(path)) {
+    String[] held = byName.get(key);
+    int at = held == null ? 0 : held.length;
+    if (held != null) {
+      for (int i = 0; i < held.length; i += 2) {
+        if (held[i].equals(path)) {
           return false;
         }
       }
-      String[] more = Arrays.copyOf(paths, paths.length + 1);
-      more[paths.length] = path;
-      byName.put(key, more);
     }
+    String[] more = held == null ? new String[2] : Arrays.copyOf(held, held.length + 2);
+    String lower = path.toLowerCase(Locale.ROOT);
+    more[at] = path;
+    more[at + 1] = lower.equals(path) ? path : lower;
+    byName.put(key, more);
     size++;
     return true;
   }
@@ -67,40 +67,37 @@ public final class LinkTargets {
   /** Removes a note's path; false when it was not there. */
   public boolean remove(String path) {
     String key = key(path);
-    Object held = byName.get(key);
+    String[] held = byName.get(key);
     if (held == null) {
       return false;
     }
-    if (held instanceof String) {
-      if (!held.equals(path)) {
-        return false;
-      }
-      byName.remove(key);
-    } else {
-      String[] paths = (String[]) held;
-      int at = Arrays.asList(paths).indexOf(path);
-      if (at < 0) {
-        return false;
-      }
-      if (paths.length == 2) {
-        byName.put(key, paths[1 - at]);
-      } else {
-        String[] fewer = new String[paths.length - 1];
-        System.arraycopy(paths, 0, fewer, 0, at);
-        System.arraycopy(paths, at + 1, fewer, at, paths.length - at - 1);
-        byName.put(key, fewer);
+    for (int at = 0; at < held.length; at += 2) {
+      if (held[at].equals(path)) {
+        if (held.length == 2) {
+          byName.remove(key);
+        } else {
+          String[] fewer = new String[held.length - 2];
+          System.arraycopy(held, 0, fewer, 0, at);
+          System.arraycopy(held, at + 2, fewer, at, held.length - at - 2);
+          byName.put(key, fewer);
+        }
+        size--;
+        return true;
       }
     }
-    size--;
-    return true;
+    return false;
   }
 
   public boolean contains(String path) {
-    Object held = byName.get(key(path));
-    if (held instanceof String) {
-      return held.equals(path);
+    String[] held = byName.get(key(path));
+    if (held != null) {
+      for (int i = 0; i < held.length; i += 2) {
+        if (held[i].equals(path)) {
+          return true;
+        }
+      }
     }
-    return held != null && Arrays.asList((String[]) held).contains(path);
+    return false;
   }
 
   /** The note {@code link} of the note {@code from} resolves to, or null ({@link #resolve}). */
@@ -187,23 +184,25 @@ public final class LinkTargets {
       }
       return exactly(path.substring(start));
     }
-    Object held = byName.get(key(path));
+    String[] held = byName.get(key(path));
     if (held == null) {
       return null;
     }
-    String[] candidates = held instanceof String ? new String[] {(String) held} : (String[]) held;
     String lower = path.toLowerCase(Locale.ROOT);
     String besideLower = folder.isEmpty() ? lower : (folder + "/" + path).toLowerCase(Locale.ROOT);
     String best = null;
     int bestRank = Integer.MAX_VALUE;
-    for (String candidate : candidates) {
-      String candidateLower = candidate.toLowerCase(Locale.ROOT);
+    for (int i = 0; i < held.length; i += 2) {
+      String candidate = held[i];
+      String candidateLower = held[i + 1];
       int rank;
       if (candidateLower.equals(lower)) {
         rank = 0;
       } else if (candidateLower.equals(besideLower)) {
         rank = 1;
-      } else if (candidateLower.endsWith("/" + lower)) {
+      } else if (candidateLower.length() > lower.length()
+          && candidateLower.endsWith(lower)
+          && candidateLower.charAt(candidateLower.length() - lower.length() - 1) == '/') {
         rank = 2;
       } else {
         continue;
@@ -233,19 +232,18 @@ public final class LinkTargets {
 
   /** The one note at {@code path}, ignoring case (its exact case first, then code-point order). */
   private String exactly(String path) {
-    Object held = byName.get(key(path));
+    String[] held = byName.get(key(path));
     if (held == null) {
       return null;
     }
     String lower = path.toLowerCase(Locale.ROOT);
     String best = null;
-    for (String candidate :
-        held instanceof String ? new String[] {(String) held} : (String[]) held) {
+    for (int i = 0; i < held.length; i += 2) {
+      String candidate = held[i];
       if (candidate.equals(path)) {
         return candidate;
       }
-      if (candidate.toLowerCase(Locale.ROOT).equals(lower)
-          && (best == null || compareCodePoints(candidate, best) < 0)) {
+      if (held[i + 1].equals(lower) && (best == null || compareCodePoints(candidate, best) < 0)) {
         best = candidate;
       }
     }

@@ -7,7 +7,6 @@ import java.time.LocalTime;
 import java.util.List;
 import java.util.regex.Pattern;
 import notesmcp.markdown.Tag;
-import notesmcp.markdown.Value;
 
 /**
  * What {@code find_notes} (and {@code search_notes}' filters) ask of a note (docs/knowledge.md,
@@ -28,6 +27,9 @@ public final class Filter {
   private final String folder;
   private final long modifiedAfter;
   private final long modifiedBefore;
+
+  /** The property's test of a value, or null when it has none (the property need only be named). */
+  private final PropertyValues.Test test;
 
   /**
    * @param tag a tag without {@code #}, or null
@@ -63,6 +65,10 @@ public final class Filter {
     this.folder = folder;
     this.modifiedAfter = modifiedAfter;
     this.modifiedBefore = modifiedBefore;
+    this.test =
+        equals == null && contains == null && after == null && before == null
+            ? null
+            : new PropertyValues.Test(this.equals, this.contains, this.after, this.before);
   }
 
   /** Whether this filter asks anything of a note's structure (a tag or a property). */
@@ -194,50 +200,13 @@ public final class Filter {
   }
 
   private boolean hasProperty(NoteStructures.Entry entry) {
-    boolean named = false;
-    for (String name : entry.properties) {
-      named |= name.equals(property);
-    }
-    if (!named) {
-      return false;
-    }
-    // Only the values of the property asked for are decoded.
-    for (Value value : entry.structure.propertyValues(property)) {
-      if (passes(value)) {
-        return true;
+    for (int i = 0; i < entry.properties.length; i++) {
+      if (entry.properties[i].equals(property)) {
+        // A property named has a value; with a test, one of its leaves must pass it.
+        return test == null || entry.values.anyPasses(i, test);
       }
     }
     return false;
-  }
-
-  private boolean passes(Value value) {
-    if (value.kind() == Value.Kind.LIST) {
-      if (equals == null && contains == null && after == null && before == null) {
-        return true;
-      }
-      for (Value item : value.items()) {
-        if (item.kind() != Value.Kind.LIST && item.kind() != Value.Kind.MAP && passes(item)) {
-          return true;
-        }
-      }
-      return false;
-    }
-    if (equals != null && !equals.equals(value.text())) {
-      return false;
-    }
-    if (contains != null && (value.text() == null || !Tag.fold(value.text()).contains(contains))) {
-      return false;
-    }
-    if (after == null && before == null) {
-      return true;
-    }
-    if (value.kind() != Value.Kind.DATE && value.kind() != Value.Kind.DATETIME) {
-      return false;
-    }
-    LocalDateTime date = parse(value.text());
-    return date != null
-        && (after == null || date.isAfter(after))
-        && (before == null || date.isBefore(before));
   }
 
   static String lower(String name) {

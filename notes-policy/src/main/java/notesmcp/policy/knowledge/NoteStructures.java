@@ -18,6 +18,7 @@ import notesmcp.markdown.Link;
 import notesmcp.markdown.LinkTargets;
 import notesmcp.markdown.Structure;
 import notesmcp.markdown.Tag;
+import notesmcp.markdown.Value;
 import notesmcp.policy.rules.NoteName;
 import notesmcp.policy.rules.Policy;
 import notesmcp.policy.vault.Catalog;
@@ -98,6 +99,9 @@ public final class NoteStructures {
     /** Its properties' names, lower-cased, each once. */
     final String[] properties;
 
+    /** The values of each of {@link #properties}, decoded once, as {@link Filter} tests them. */
+    final PropertyValues values;
+
     /**
      * The file names its links may name ({@link LinkTargets#fileNames}), each without one {@code
      * .md} at its end ({@link #linkKey}), each once.
@@ -127,6 +131,7 @@ public final class NoteStructures {
       if (structure == null) {
         tags = new String[0];
         properties = new String[0];
+        values = PropertyValues.NONE;
         linkNames = new String[0];
         linkKeys = new short[0];
         otherKeys = null;
@@ -143,6 +148,11 @@ public final class NoteStructures {
         keys.add(name.toLowerCase(Locale.ROOT));
       }
       properties = keys.toArray(new String[0]);
+      List<List<Value>> named = new ArrayList<>(properties.length);
+      for (String property : properties) {
+        named.add(structure.propertyValues(property));
+      }
+      values = PropertyValues.of(named);
       List<Link> links = structure.links();
       Map<String, Integer> at = new HashMap<>();
       linkKeys = new short[links.size()];
@@ -167,6 +177,7 @@ public final class NoteStructures {
       // The object, its identity, four arrays, and a reference in an index's list for each item.
       bytes =
           structure.retainedBytes()
+              + values.bytes()
               + 48
               + 56
               + 64
@@ -854,17 +865,34 @@ public final class NoteStructures {
     return tags;
   }
 
-  /** The readable notes that pass {@code filter}, in code-point order of their paths. */
-  public List<String> find(Filter filter) throws NotReady {
+  /**
+   * The readable notes that pass {@code filter}, in code-point order of their paths: the first
+   * {@code max} after {@code after} (null: from the first). Only those are sorted, so a page costs
+   * about the same however many notes pass.
+   */
+  public List<String> find(Filter filter, String after, int max) throws NotReady {
     ready();
-    List<String> found = new ArrayList<>();
+    // The page so far, its last path first: a path that comes before that one takes its place.
+    java.util.PriorityQueue<String> page =
+        new java.util.PriorityQueue<>(Math.min(max, 1024) + 1, CodePoints.ORDER.reversed());
     synchronized (this) {
       for (Entry entry : candidates(filter)) {
+        String path = entry.path;
+        if (after != null && CodePoints.compare(path, after) <= 0) {
+          continue;
+        }
+        if (page.size() == max && CodePoints.compare(path, page.peek()) >= 0) {
+          continue;
+        }
         if (filter.matches(entry)) {
-          found.add(entry.path);
+          page.add(path);
+          if (page.size() > max) {
+            page.poll();
+          }
         }
       }
     }
+    List<String> found = new ArrayList<>(page);
     found.sort(CodePoints.ORDER);
     return found;
   }

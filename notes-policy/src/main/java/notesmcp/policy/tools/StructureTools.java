@@ -223,19 +223,13 @@ final class StructureTools {
     }
     List<String> found;
     try {
-      found = structures.find(filter);
+      // One more than a page: whether there is a next page.
+      found = structures.find(filter, after, FIND_PAGE + 1);
     } catch (NoteStructures.NotReady notReady) {
       return new Outcome.Refusal(notReady.getMessage());
     }
-    int start = 0;
-    if (after != null) {
-      while (start < found.size()
-          && notesmcp.text.CodePoints.compare(found.get(start), after) <= 0) {
-        start++;
-      }
-    }
-    int end = Math.min(found.size(), start + FIND_PAGE);
-    List<String> page = found.subList(start, end);
+    int end = Math.min(found.size(), FIND_PAGE);
+    List<String> page = found.subList(0, end);
     return JsonText.notes(
         page, end < found.size() ? catalog.cursor('f', scope, page.get(page.size() - 1)) : null);
   }
