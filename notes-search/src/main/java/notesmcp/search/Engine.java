@@ -190,7 +190,7 @@ public final class Engine implements NoteSearch {
   /**
    * A kept index answers its first search at once (every hit is read again anyway); what changed
    * while no server ran is looked for in the background: seconds after a server starts ({@link
-   * #prepare}), or after the first answer if that comes sooner.
+   * #prepare}), or half a second after the first answer if that comes sooner.
    */
   void beginFirstLook() {
     if (lookStarted.compareAndSet(false, true)) {
@@ -392,9 +392,38 @@ public final class Engine implements NoteSearch {
   static final long LOOK_AFTER_MILLIS = 3000;
 
   /**
+   * How long after a search has its hits the first look begins, when it has not: the tool still has
+   * to read each hit's structure and write the answer, and the look (every note's identity looked
+   * at again, under the lock) would share the cores with that.
+   */
+  static final long LOOK_AFTER_ANSWER_MILLIS = 500;
+
+  private final AtomicBoolean lookSoon = new AtomicBoolean();
+
+  /** Begins the first look {@link #LOOK_AFTER_ANSWER_MILLIS} from now, once. */
+  private void beginFirstLookSoon() {
+    if (lookStarted.get() || !lookSoon.compareAndSet(false, true)) {
+      return;
+    }
+    Thread soon =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(LOOK_AFTER_ANSWER_MILLIS);
+              } catch (InterruptedException e) {
+                return;
+              }
+              beginFirstLook();
+            },
+            "notes-mcp search look soon");
+    soon.setDaemon(true);
+    soon.start();
+  }
+
+  /**
    * The search that warms this engine up, in the background as a server starts, then its first look
-   * {@link #LOOK_AFTER_MILLIS} later (or after the first answer, if that comes sooner): so that the
-   * first search after a restart pays neither Lucene's classes nor the look.
+   * {@link #LOOK_AFTER_MILLIS} later (or half a second after the first answer, if that comes
+   * sooner): so that the first search after a restart pays neither Lucene's classes nor the look.
    */
   @Override
   public void prepare() {
@@ -562,7 +591,7 @@ public final class Engine implements NoteSearch {
       try {
         return collect(query, lucene, limit);
       } finally {
-        beginFirstLook();
+        beginFirstLookSoon();
       }
     } catch (IOException | RuntimeException e) {
       log.println("notes-mcp: search failed: " + e);
