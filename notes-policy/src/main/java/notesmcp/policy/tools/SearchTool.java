@@ -81,12 +81,10 @@ final class SearchTool {
     ObjectNode schema = nodes.objectNode();
     schema.put("type", "object");
     ObjectNode properties = schema.putObject("properties");
-    ObjectNode query = properties.putObject("query");
-    query.put("type", "string");
-    query.put("minLength", 1);
-    query.put("maxLength", MAX_QUERY_CHARACTERS);
-    query.put(
-        "description",
+    ToolSchemas.text(
+        properties,
+        "query",
+        MAX_QUERY_CHARACTERS,
         "Words to find, case and accents ignored (cafe finds Café); a phrase in double quotes"
             + " matches those words in that order. A note must hold every word and phrase.");
     ObjectNode folder = properties.putObject("folder");

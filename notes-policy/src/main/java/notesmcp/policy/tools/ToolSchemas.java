@@ -81,20 +81,16 @@ final class ToolSchemas {
     String listing = "List the readable notes that exist in the workspace, as {\"notes\":[names]}.";
     if (listsInPages(policy)) {
       ObjectNode properties = (ObjectNode) list.get("properties");
-      ObjectNode folder = properties.putObject("folder");
-      folder.put("type", "string");
-      folder.put("minLength", 1);
-      folder.put("maxLength", NoteName.MAX_PATH_BYTES);
-      folder.put(
-          "description",
+      text(
+          properties,
+          "folder",
+          NoteName.MAX_PATH_BYTES,
           "Only the notes in this folder and below it, such as \"Projects\" (no leading or"
               + " trailing '/').");
-      ObjectNode cursor = properties.putObject("cursor");
-      cursor.put("type", "string");
-      cursor.put("minLength", 1);
-      cursor.put("maxLength", Catalog.MAX_CURSOR_CHARS);
-      cursor.put(
-          "description",
+      text(
+          properties,
+          "cursor",
+          Catalog.MAX_CURSOR_CHARS,
           "The nextCursor of the page before, to get the next page; omit it for the first.");
       listing =
           "List the readable notes that exist in the workspace, as {\"notes\":[paths]}: paths"
@@ -158,12 +154,10 @@ final class ToolSchemas {
         "description",
         "true: instead of the text, the note's headings, each with its level, line, byte offset"
             + " and its section's size in bytes.");
-    ObjectNode section = properties.putObject("section");
-    section.put("type", "string");
-    section.put("minLength", 1);
-    section.put("maxLength", MAX_SECTION_CHARACTERS);
-    section.put(
-        "description",
+    text(
+        properties,
+        "section",
+        MAX_SECTION_CHARACTERS,
         "A heading's text (exactly, case included; \"Parent#Child\" for a heading under"
             + " another): only that heading's section, from its line to the next heading of the"
             + " same or a higher level.");
@@ -228,22 +222,20 @@ final class ToolSchemas {
             true));
     ObjectNode find = object();
     ObjectNode properties = (ObjectNode) find.get("properties");
-    ObjectNode tag = properties.putObject("tag");
-    tag.put("type", "string");
-    tag.put("minLength", 1);
-    tag.put("maxLength", StructureTools.MAX_TAG_CHARACTERS);
-    tag.put(
-        "description",
+    text(
+        properties,
+        "tag",
+        StructureTools.MAX_TAG_CHARACTERS,
         "A tag, with or without '#', case ignored; a nested tag (#project/kite) counts for its"
             + " parent (#project).");
     ObjectNode property = properties.putObject("property");
     property.put("type", "object");
     ObjectNode members = property.putObject("properties");
-    ObjectNode name = members.putObject("name");
-    name.put("type", "string");
-    name.put("minLength", 1);
-    name.put("maxLength", StructureTools.MAX_VALUE_CHARACTERS);
-    name.put("description", "The property's name in the front matter, case ignored.");
+    text(
+        members,
+        "name",
+        StructureTools.MAX_VALUE_CHARACTERS,
+        "The property's name in the front matter, case ignored.");
     for (String test : new String[] {"equals", "contains", "after", "before"}) {
       ObjectNode value = members.putObject(test);
       value.put("type", "string");
@@ -266,11 +258,11 @@ final class ToolSchemas {
         "description",
         "A front matter property: the note has it, and its value passes the one test given"
             + " (equals, contains, or after and/or before); with no test, having it is enough.");
-    ObjectNode folder = properties.putObject("folder");
-    folder.put("type", "string");
-    folder.put("minLength", 1);
-    folder.put("maxLength", NoteName.MAX_PATH_BYTES);
-    folder.put("description", "Only notes in this folder and below it, such as \"Projects\".");
+    text(
+        properties,
+        "folder",
+        NoteName.MAX_PATH_BYTES,
+        "Only notes in this folder and below it, such as \"Projects\".");
     ObjectNode modified = properties.putObject("modified");
     modified.put("type", "object");
     ObjectNode times = modified.putObject("properties");
@@ -303,12 +295,11 @@ final class ToolSchemas {
   }
 
   private static void cursor(ObjectNode schema) {
-    ObjectNode cursor = ((ObjectNode) schema.get("properties")).putObject("cursor");
-    cursor.put("type", "string");
-    cursor.put("minLength", 1);
-    cursor.put("maxLength", Catalog.MAX_CURSOR_CHARS);
-    cursor.put(
-        "description", "The nextCursor of the page before, to get the next page; omit it first.");
+    text(
+        (ObjectNode) schema.get("properties"),
+        "cursor",
+        Catalog.MAX_CURSOR_CHARS,
+        "The nextCursor of the page before, to get the next page; omit it first.");
   }
 
   /** {@code propose_note}: path and content. */
@@ -345,11 +336,11 @@ final class ToolSchemas {
   /** {@code proposal_status}: a proposal_id. */
   private static ToolDefinition status() {
     ObjectNode status = object();
-    ObjectNode id = ((ObjectNode) status.get("properties")).putObject("proposal_id");
-    id.put("type", "string");
-    id.put("minLength", 1);
-    id.put("maxLength", 64);
-    id.put("description", "The proposal_id a propose_note or propose_edit result gave.");
+    text(
+        (ObjectNode) status.get("properties"),
+        "proposal_id",
+        64,
+        "The proposal_id a propose_note or propose_edit result gave.");
     required(status).add("proposal_id");
     return new ToolDefinition(
         NoteAccess.PROPOSAL_STATUS,
@@ -473,12 +464,20 @@ final class ToolSchemas {
   }
 
   private static void path(ObjectNode schema, String description) {
-    ObjectNode path = ((ObjectNode) schema.get("properties")).putObject("path");
-    path.put("type", "string");
-    path.put("minLength", 1);
-    path.put("maxLength", NoteName.MAX_PATH_BYTES);
-    path.put("description", description);
+    text((ObjectNode) schema.get("properties"), "path", NoteName.MAX_PATH_BYTES, description);
     required(schema).add("path");
+  }
+
+  /**
+   * A string property of {@code properties} named {@code name}: at least one character, at most
+   * {@code maxLength}, with its description.
+   */
+  static void text(ObjectNode properties, String name, int maxLength, String description) {
+    ObjectNode text = properties.putObject(name);
+    text.put("type", "string");
+    text.put("minLength", 1);
+    text.put("maxLength", maxLength);
+    text.put("description", description);
   }
 
   private static ArrayNode required(ObjectNode schema) {
