@@ -170,64 +170,6 @@ public final class Properties {
     return new Properties(state, null, decodeMap(in).entries());
   }
 
-  /**
-   * The values of the properties whose names lower-case ({@code Locale.ROOT}) to {@code lowerName},
-   * in the order written, decoding no other value: what {@link #map} would give for those names.
-   */
-  static List<Value> decodeNamed(Packed.Reader in, String lowerName) {
-    if (in.integer() != READ) {
-      return List.of();
-    }
-    int count = in.integer();
-    List<Value> found = List.of();
-    for (int k = 0; k < count; k++) {
-      String key = in.text();
-      if (key.toLowerCase(Locale.ROOT).equals(lowerName)) {
-        if (found.isEmpty()) {
-          found = new ArrayList<>(2);
-        }
-        found.add(decodeValue(in));
-      } else {
-        skipValue(in);
-      }
-    }
-    return found;
-  }
-
-  /** Reads past one value as {@link #decodeValue} would read it, making nothing. */
-  private static void skipValue(Packed.Reader in) {
-    Value.Kind kind = Value.Kind.values()[in.integer()];
-    switch (kind) {
-      case STRING:
-      case DATE:
-      case DATETIME:
-        in.skip(in.integer());
-        return;
-      case INTEGER:
-        in.number();
-        return;
-      case FLOAT:
-        in.eight();
-        return;
-      case BOOLEAN:
-        in.integer();
-        return;
-      case LIST:
-        for (int k = in.integer(); k > 0; k--) {
-          skipValue(in);
-        }
-        return;
-      case MAP:
-        for (int k = in.integer(); k > 0; k--) {
-          in.skip(in.integer());
-          skipValue(in);
-        }
-        return;
-      default:
-        return;
-    }
-  }
-
   private static Value decodeMap(Packed.Reader in) {
     int count = in.integer();
     LinkedHashMap<String, Value> entries = new LinkedHashMap<>();

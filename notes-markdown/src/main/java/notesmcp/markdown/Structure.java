@@ -192,15 +192,6 @@ public final class Structure {
     return Properties.decode(new Packed.Reader(data, propertiesAt));
   }
 
-  /**
-   * The values of the properties whose names lower-case ({@code Locale.ROOT}) to {@code lowerName},
-   * in the order written; empty unless the properties are readable. The same values {@link
-   * #properties}{@code .map()} holds for those names, without decoding the others.
-   */
-  public List<Value> propertyValues(String lowerName) {
-    return Properties.decodeNamed(new Packed.Reader(data, propertiesAt), lowerName);
-  }
-
   /** The aliases the front matter gives ({@link Properties#aliases}). */
   public List<String> aliases() {
     return properties().aliases();

@@ -148,30 +148,4 @@ class StructureTest {
     assertThat(structure.headings()).isEqualTo(List.of(new Heading(1, "H ^x", 4, 23, 16)));
     assertThat(structure.blocks()).containsExactly(new Structure.Block("x", 4, 27));
   }
-
-  @Test
-  void aPropertysValuesAreTheMapsForEveryNameInAnyCase() {
-    Structure structure =
-        parse(
-            "---\nStatus: open\nstatus: [done, 3, 2026-12-01, {a: [1, 2.5]}, null, true]\n"
-                + "meta: {deep: {deeper: [x, {y: z}]}}\ncreated: 2026-01-15\n"
-                + "updated: 2026-01-15T06:45\nrating: -4.25\ncount: 12345678901\nnone:\n"
-                + "done: false\nlast: end\n---\nbody\n");
-    java.util.Map<String, Value> map = structure.properties().map();
-    assertThat(map).hasSize(10);
-    for (String key : map.keySet()) {
-      String lower = key.toLowerCase(java.util.Locale.ROOT);
-      List<Value> expected = new java.util.ArrayList<>();
-      for (java.util.Map.Entry<String, Value> held : map.entrySet()) {
-        if (held.getKey().toLowerCase(java.util.Locale.ROOT).equals(lower)) {
-          expected.add(held.getValue());
-        }
-      }
-      assertThat(structure.propertyValues(lower)).as(key).isEqualTo(expected);
-    }
-    assertThat(structure.propertyValues("status")).hasSize(2);
-    assertThat(structure.propertyValues("missing")).isEmpty();
-    assertThat(parse("no front matter\n").propertyValues("status")).isEmpty();
-    assertThat(parse("---\n: [\n---\nbody\n").propertyValues("status")).isEmpty();
-  }
 }

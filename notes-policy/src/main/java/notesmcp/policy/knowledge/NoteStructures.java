@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -143,16 +144,16 @@ public final class NoteStructures {
         keys.add(tag.key());
       }
       tags = keys.toArray(new String[0]);
-      keys.clear();
-      for (String name : structure.properties().map().keySet()) {
-        keys.add(name.toLowerCase(Locale.ROOT));
+      // The front matter decoded once: each name lower-cased, with the values of every name that
+      // lower-cases to it, in the order written, as Filter tests them.
+      Map<String, List<Value>> named = new LinkedHashMap<>();
+      for (Map.Entry<String, Value> property : structure.properties().map().entrySet()) {
+        named
+            .computeIfAbsent(property.getKey().toLowerCase(Locale.ROOT), name -> new ArrayList<>(1))
+            .add(property.getValue());
       }
-      properties = keys.toArray(new String[0]);
-      List<List<Value>> named = new ArrayList<>(properties.length);
-      for (String property : properties) {
-        named.add(structure.propertyValues(property));
-      }
-      values = PropertyValues.of(named);
+      properties = named.keySet().toArray(new String[0]);
+      values = PropertyValues.of(new ArrayList<>(named.values()));
       List<Link> links = structure.links();
       Map<String, Integer> at = new HashMap<>();
       linkKeys = new short[links.size()];

@@ -136,4 +136,18 @@ class NoteStructuresFindTest {
     assertThat(everyPage(property("created", null, null, "2026-01-01T10:29:59.999999999"), 99))
         .contains(where(i -> i == 0).get(0));
   }
+
+  @Test
+  void aPropertyIsEveryNameThatLowerCasesToIt() throws Exception {
+    Files.createDirectories(dir.resolve("vault/cases"));
+    Files.writeString(
+        dir.resolve("vault/cases/Mixed.md"),
+        "---\nStatus: waiting\nSTATUS: [later, 2026-12-31]\n---\n");
+    assertThat(structures.find(property("status", "waiting", null, null), null, 99))
+        .containsExactly("cases/Mixed.md");
+    assertThat(structures.find(property("Status", "later", null, null), null, 99))
+        .containsExactly("cases/Mixed.md");
+    assertThat(structures.find(property("status", null, null, "2026-12-30"), null, 99))
+        .containsExactly("cases/Mixed.md");
+  }
 }
