@@ -402,22 +402,26 @@ public final class Engine implements NoteSearch {
 
   /** Begins the first look {@link #LOOK_AFTER_ANSWER_MILLIS} from now, once. */
   private void beginFirstLookSoon() {
-    if (lookStarted.get() || !lookSoon.compareAndSet(false, true)) {
-      return;
+    if (!lookStarted.get() && lookSoon.compareAndSet(false, true)) {
+      beginFirstLookIn(LOOK_AFTER_ANSWER_MILLIS, "notes-mcp search look soon");
     }
-    Thread soon =
+  }
+
+  /** Begins the first look {@code millis} from now, unless it has begun, on a daemon thread. */
+  private void beginFirstLookIn(long millis, String name) {
+    Thread later =
         new Thread(
             () -> {
               try {
-                Thread.sleep(LOOK_AFTER_ANSWER_MILLIS);
+                Thread.sleep(millis);
               } catch (InterruptedException e) {
                 return;
               }
               beginFirstLook();
             },
-            "notes-mcp search look soon");
-    soon.setDaemon(true);
-    soon.start();
+            name);
+    later.setDaemon(true);
+    later.start();
   }
 
   /**
@@ -428,19 +432,7 @@ public final class Engine implements NoteSearch {
   @Override
   public void prepare() {
     warmUp();
-    Thread later =
-        new Thread(
-            () -> {
-              try {
-                Thread.sleep(LOOK_AFTER_MILLIS);
-              } catch (InterruptedException e) {
-                return;
-              }
-              beginFirstLook();
-            },
-            "notes-mcp search look later");
-    later.setDaemon(true);
-    later.start();
+    beginFirstLookIn(LOOK_AFTER_MILLIS, "notes-mcp search look later");
   }
 
   /**

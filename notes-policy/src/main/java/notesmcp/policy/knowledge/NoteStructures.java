@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -874,8 +875,8 @@ public final class NoteStructures {
   public List<String> find(Filter filter, String after, int max) throws NotReady {
     ready();
     // The page so far, its last path first: a path that comes before that one takes its place.
-    java.util.PriorityQueue<String> page =
-        new java.util.PriorityQueue<>(Math.min(max, 1024) + 1, CodePoints.ORDER.reversed());
+    PriorityQueue<String> page =
+        new PriorityQueue<>(Math.min(max, 1024) + 1, CodePoints.ORDER.reversed());
     synchronized (this) {
       for (Entry entry : candidates(filter)) {
         String path = entry.path;

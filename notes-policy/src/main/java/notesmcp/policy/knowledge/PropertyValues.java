@@ -157,11 +157,12 @@ final class PropertyValues {
     private final byte[] equals;
     private final String contains;
     private final byte[] containsBytes;
-    private final boolean dated;
     private final long afterSecond;
     private final int afterNano;
     private final long beforeSecond;
     private final int beforeNano;
+    private final boolean after;
+    private final boolean before;
 
     /** No leaf can pass: the text asked for holds a lone surrogate, which no note's text does. */
     final boolean never;
@@ -179,7 +180,6 @@ final class PropertyValues {
       this.containsBytes = contains == null ? null : utf8(contains);
       never =
           (equals != null && this.equals == null) || (contains != null && containsBytes == null);
-      dated = after != null || before != null;
       afterSecond = after == null ? 0 : after.toEpochSecond(ZoneOffset.UTC);
       afterNano = after == null ? 0 : after.getNano();
       beforeSecond = before == null ? 0 : before.toEpochSecond(ZoneOffset.UTC);
@@ -187,9 +187,6 @@ final class PropertyValues {
       this.after = after != null;
       this.before = before != null;
     }
-
-    private final boolean after;
-    private final boolean before;
 
     /**
      * The text's UTF-8, or null when it holds a lone surrogate (no note's text, valid UTF-8, is one
@@ -231,7 +228,7 @@ final class PropertyValues {
           return false;
         }
       }
-      if (!dated) {
+      if (!after && !before) {
         return true;
       }
       if ((flags & DATE) == 0) {
